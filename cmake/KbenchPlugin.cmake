@@ -1,0 +1,46 @@
+# kbench_add_plugin(<target> SOURCES <file>... [LIBRARIES <lib>...]
+#                   [CUDA_ARCHITECTURES <arch>...] [OUTPUT_DIRECTORY <dir>])
+#
+# Builds one plugin: a shared module named <target>.so with every symbol hidden except the
+# `kbench_plugin` entry point (KB_EXPORT), linked to the author helpers, written to
+# OUTPUT_DIRECTORY (default: KBENCH_PLUGIN_DIR, the build's plugin folder the runner searches).
+# The CUDA architectures it is built for are compiled in as KB_CUDA_ARCHS, so the plugin can
+# tell `kbench list` and name them when a device has no matching code.
+function(kbench_add_plugin target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "OUTPUT_DIRECTORY" "SOURCES;LIBRARIES;CUDA_ARCHITECTURES")
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "kbench_add_plugin(${target}): SOURCES is required")
+  endif()
+  if(NOT ARG_OUTPUT_DIRECTORY)
+    set(ARG_OUTPUT_DIRECTORY ${KBENCH_PLUGIN_DIR})
+  endif()
+  if(NOT ARG_CUDA_ARCHITECTURES)
+    set(ARG_CUDA_ARCHITECTURES ${CMAKE_CUDA_ARCHITECTURES})
+  endif()
+
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE kbench::plugin_support ${ARG_LIBRARIES})
+  set_target_properties(${target} PROPERTIES
+    PREFIX ""
+    CXX_VISIBILITY_PRESET hidden
+    CUDA_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}"
+    LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
+
+  # "90" -> sm_90,compute_90; "90-real" -> sm_90; "90a-virtual" -> compute_90a.
+  set(archs "")
+  foreach(arch IN LISTS ARG_CUDA_ARCHITECTURES)
+    if(arch MATCHES "^([0-9]+[af]?)-real$")
+      list(APPEND archs "sm_${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^([0-9]+[af]?)-virtual$")
+      list(APPEND archs "compute_${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^[0-9]+[af]?$")
+      list(APPEND archs "sm_${arch}" "compute_${arch}")
+    else()
+      list(APPEND archs "${arch}")
+    endif()
+  endforeach()
+  list(JOIN archs "," archs)
+  target_compile_definitions(${target} PRIVATE KB_CUDA_ARCHS="${archs}")
+endfunction()

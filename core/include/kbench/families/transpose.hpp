@@ -1,0 +1,68 @@
+// The transpose family: out (cols x rows) = transpose of in (rows x cols), both row-major.
+// Shape {rows, cols}; the block shape is the strategy's to interpret (threads per block, or a
+// tile). Transpose moves bits, so the output is compared exactly.
+#pragma once
+
+#include <kbench/plugin.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace kb::transpose {
+
+// out[c * rows + r] = in[r * cols + c], on the host: the reference every plugin is checked against.
+template <typename T>
+void reference(const T* in, T* out, std::int64_t rows, std::int64_t cols);
+
+template <typename T>
+class Problem {
+ public:
+  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+      : rows(c.shape[0]),
+        cols(c.shape[1]),
+        block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
+              static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
+        host_in_(make_input(c)),
+        in_(where, host_in_.size()),
+        out_(where, host_in_.size()) {
+    in_.upload(host_in_);
+    work.bytes = 2.0 * static_cast<double>(in_.bytes());
+    work.flops = 0.0;
+  }
+
+  const std::int64_t rows;
+  const std::int64_t cols;
+  const dim3 block;  // from the case; {0,0,1} for plugins that choose their own
+
+  const T* in() const noexcept { return in_.data(); }
+  T* out() const noexcept { return const_cast<T*>(out_.data()); }
+  std::size_t count() const noexcept { return host_in_.size(); }
+
+  void poison(cudaStream_t stream) { out_.poison(stream); }
+
+  kb_verification verify() const {
+    std::vector<T> expected(host_in_.size());
+    reference(host_in_.data(), expected.data(), rows, cols);
+    const std::vector<T> got = out_.download();
+    return compare_exact(got.data(), expected.data(), expected.size());
+  }
+
+ private:
+  static std::vector<T> make_input(const kb_case& c) {
+    const auto count = static_cast<std::size_t>(c.shape[0] * c.shape[1]);
+    // Integers over the whole range, so a misplaced element is always noticed.
+    return random_vector<T>(count, c.seed, /*stream=*/1, std::numeric_limits<std::int32_t>::min(),
+                            std::numeric_limits<std::int32_t>::max());
+  }
+
+  std::vector<T> host_in_;
+  Array<T> in_;
+  Array<T> out_;
+};
+
+// Acceptance rules the strategies share.
+int accepts_square_block_up_to_32(const kb_case* c, kb_message* why);  // tile = block.x
+int accepts_any_2d_block(const kb_case* c, kb_message* why);
+
+}  // namespace kb::transpose

@@ -1,0 +1,12 @@
+// Optional C++ helpers for plugin authors: error checks, arrays on the device or the host, seeded
+// inputs, comparisons, checked launches, and the glue from a C++ strategy to the C ABI of
+// plugin.h. Family problem types (inputs, reference, verification) live in kbench/families/.
+#pragma once
+
+#include <kbench/plugin.h>
+#include <kbench/support/adapter.hpp>
+#include <kbench/support/array.hpp>
+#include <kbench/support/compare.hpp>
+#include <kbench/support/error.hpp>
+#include <kbench/support/launch.hpp>
+#include <kbench/support/random.hpp>

@@ -1,0 +1,44 @@
+// Errors inside a plugin: thrown as kb::Error, turned into a kb_status + message at the ABI edge
+// (adapter.hpp), so no exception ever crosses into the runner.
+#pragma once
+
+#include <kbench/plugin.h>
+
+#include <cuda_runtime_api.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace kb {
+
+class Error : public std::runtime_error {
+ public:
+  Error(kb_status status, const std::string& what) : std::runtime_error(what), status_(status) {}
+  kb_status status() const noexcept { return status_; }
+
+ private:
+  kb_status status_;
+};
+
+// cudaErrorMemoryAllocation is reported as KB_OOM (the next case may still fit); a missing kernel
+// image as KB_UNSUPPORTED; everything else as KB_ERROR.
+inline kb_status status_of(cudaError_t error) noexcept {
+  switch (error) {
+    case cudaErrorMemoryAllocation: return KB_OOM;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInvalidKernelImage: return KB_UNSUPPORTED;
+    default: return KB_ERROR;
+  }
+}
+
+inline void cuda_check(cudaError_t error, const char* expression, const char* file, int line) {
+  if (error == cudaSuccess) return;
+  throw Error(status_of(error), std::string(cudaGetErrorName(error)) + ": " +
+                                    cudaGetErrorString(error) + " (" + expression + " at " + file +
+                                    ":" + std::to_string(line) + ")");
+}
+
+}  // namespace kb
+
+#define KB_CUDA_CHECK(expression) ::kb::cuda_check((expression), #expression, __FILE__, __LINE__)

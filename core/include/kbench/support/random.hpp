@@ -1,0 +1,44 @@
+// Deterministic inputs: element i of stream `stream` under `seed` is a pure function of the three,
+// so every run, machine and plugin sees the same data, and no input is all zeros.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace kb {
+
+// SplitMix64 (Steele, Lea, Flood 2014): a counter-based generator, so any element can be drawn
+// without drawing the ones before it.
+constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+constexpr std::uint64_t random_bits(std::uint64_t seed, std::uint64_t stream,
+                                    std::uint64_t index) noexcept {
+  return mix64(mix64(seed ^ mix64(stream)) + index);
+}
+
+// Floating point: uniform in [-1, 1). Integers: uniform in [int_low, int_high].
+template <typename T>
+std::vector<T> random_vector(std::size_t count, std::uint64_t seed, std::uint64_t stream,
+                             std::int64_t int_low = -100, std::int64_t int_high = 100) {
+  std::vector<T> values(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t bits = random_bits(seed, stream, i);
+    if constexpr (std::is_floating_point_v<T>) {
+      const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
+      values[i] = static_cast<T>(2.0 * unit - 1.0);
+    } else {
+      const std::uint64_t span = static_cast<std::uint64_t>(int_high - int_low) + 1;
+      values[i] = static_cast<T>(int_low + static_cast<std::int64_t>(bits % span));
+    }
+  }
+  return values;
+}
+
+}  // namespace kb

@@ -1,0 +1,22 @@
+// The host loop the seeds (000, 004) use as their baseline: one pass, row by row.
+#include <kbench/families/transpose.hpp>
+
+namespace {
+
+template <typename T>
+struct Cpu {
+  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher&) {
+    const T* in = p.in();
+    T* out = p.out();
+    for (std::int64_t r = 0; r < p.rows; ++r) {
+      for (std::int64_t c = 0; c < p.cols; ++c) out[c * p.rows + r] = in[r * p.cols + c];
+    }
+  }
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::transpose::Problem, Cpu, kb::AllDTypes,
+              {"transpose/cpu", "1", "host CPU, serial row-by-row loop (seed 000/004 baseline)",
+               KB_DEVICE_HOST,
+               KB_FLAG_OWN_LAUNCH_SHAPE})
