@@ -64,6 +64,10 @@ typedef enum kb_dtype {
 #define KB_FLAG_OWN_LAUNCH_SHAPE (1u << 0) /* the plugin chooses its own block shape (cuBLAS, CUB,
                                               copies): the runner plans it once per problem shape,
                                               with block = {0, 0, 0} */
+#define KB_FLAG_SYNCHRONIZES (1u << 1)     /* launch waits for the device itself (it finishes on
+                                              the host, say): the runner then cannot hold the
+                                              stream back to hide launch latency, and times the
+                                              launch call as it is */
 
 #define KB_MESSAGE_CAPACITY 1024
 #define KB_METRICS_CAPACITY 512

@@ -25,6 +25,39 @@ template void reference<double>(const double*, double*, std::int64_t, std::int64
 template void reference<std::int32_t>(const std::int32_t*, std::int32_t*, std::int64_t,
                                       std::int64_t);
 
+namespace {
+
+constexpr std::int64_t kMaxGridY = 65535;
+
+bool is_2d(const kb_case* c, kb_message* why) {
+  if (c->block[2] > 1) {
+    std::snprintf(why->text, sizeof why->text, "block must be 2D (got z=%d)", c->block[2]);
+    return false;
+  }
+  return true;
+}
+
+// `extent` is the dimension the strategy spreads over grid.y, `per_block` how much of it one
+// block covers.
+bool grid_y_fits(std::int64_t extent, std::int64_t per_block, kb_message* why) {
+  per_block = std::max<std::int64_t>(per_block, 1);
+  const std::int64_t blocks = (extent + per_block - 1) / per_block;
+  if (blocks > kMaxGridY) {
+    std::snprintf(why->text, sizeof why->text,
+                  "the grid would need %lld blocks in y; CUDA allows %lld",
+                  static_cast<long long>(blocks), static_cast<long long>(kMaxGridY));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int accepts_any_2d_block(const kb_case* c, kb_message* why) {
+  // naive_row spreads the rows over grid.y, naive_col the columns: hold both to the limit.
+  return is_2d(c, why) && grid_y_fits(std::max(c->shape[0], c->shape[1]), c->block[1], why);
+}
+
 int accepts_square_block_up_to_32(const kb_case* c, kb_message* why) {
   if (c->block[0] != c->block[1] || c->block[0] > 32 || c->block[2] > 1) {
     std::snprintf(why->text, sizeof why->text,
@@ -32,15 +65,19 @@ int accepts_square_block_up_to_32(const kb_case* c, kb_message* why) {
                   c->block[1]);
     return 0;
   }
-  return 1;
+  return grid_y_fits(c->shape[0], c->block[1], why);
 }
 
-int accepts_any_2d_block(const kb_case* c, kb_message* why) {
-  if (c->block[2] > 1) {
-    std::snprintf(why->text, sizeof why->text, "block must be 2D (got z=%d)", c->block[2]);
+int accepts_32_wide_block(const kb_case* c, kb_message* why) {
+  const int y = c->block[1];
+  if (c->block[0] != 32 || y < 1 || y > 32 || (y & (y - 1)) != 0 || c->block[2] > 1) {
+    std::snprintf(why->text, sizeof why->text,
+                  "block must be 32xY with Y a power of two up to 32: a 32x32 tile, 32/Y "
+                  "elements per thread (got %dx%d)",
+                  c->block[0], c->block[1]);
     return 0;
   }
-  return 1;
+  return grid_y_fits(c->shape[0], 32, why);
 }
 
 }  // namespace kb::transpose

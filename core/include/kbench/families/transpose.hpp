@@ -48,6 +48,13 @@ class Problem {
     return compare_exact(got.data(), expected.data(), expected.size());
   }
 
+  // For transpose/copy, the ceiling the family is measured against: the output must be the input,
+  // byte for byte, untransposed.
+  kb_verification verify_copy() const {
+    const std::vector<T> got = out_.download();
+    return compare_exact(got.data(), host_in_.data(), host_in_.size());
+  }
+
  private:
   static std::vector<T> make_input(const kb_case& c) {
     const auto count = static_cast<std::size_t>(c.shape[0] * c.shape[1]);
@@ -61,8 +68,16 @@ class Problem {
   Array<T> out_;
 };
 
-// Acceptance rules the strategies share.
-int accepts_square_block_up_to_32(const kb_case* c, kb_message* why);  // tile = block.x
+// Acceptance rules the strategies share. Each also refuses a case whose grid would need more
+// than 65535 blocks in y (CUDA's limit), so such a case is reported unsupported, not an error.
+
+// Any 2D block; one thread per element (naive_row, naive_col).
 int accepts_any_2d_block(const kb_case* c, kb_message* why);
+// A square block of at most 32x32; the tile is the block (shared, shared_padded,
+// shared_swapped_index).
+int accepts_square_block_up_to_32(const kb_case* c, kb_message* why);
+// A 32x32 tile moved by a 32xY block, Y a power of two up to 32, so each thread moves 32/Y
+// elements (tiled_coarse; 32x8 is the classic).
+int accepts_32_wide_block(const kb_case* c, kb_message* why);
 
 }  // namespace kb::transpose

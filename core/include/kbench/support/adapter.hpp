@@ -8,7 +8,9 @@
 // A strategy is `template <typename T> struct S` with
 //     void launch(const Problem<T>&, kb::Launcher&);        // may be static
 // and, when it needs state of its own (a library handle, scratch space), a constructor taking
-// `const Problem<T>&`. The data type of the case picks T: float, double, std::int32_t, or
+// `const Problem<T>&`; and, when the family's check must know something only the strategy knows
+// (the precision it computes in), `kb_verification verify(const Problem<T>&)`, which then replaces
+// Problem::verify. The data type of the case picks T: float, double, std::int32_t, or
 // kb::NoData for families without data; the plugin names the ones it supports as a kb::DTypes list,
 // so only those are instantiated (a cuBLAS strategy has no int32 version to compile).
 #pragma once
@@ -25,6 +27,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace kb {
 
@@ -105,9 +108,25 @@ class BoundCase final : public CaseState {
 
   void poison(cudaStream_t stream) override { problem_.poison(stream); }
   void launch(Launcher& launcher) override { strategy_.launch(problem_, launcher); }
-  kb_verification verify() override { return problem_.verify(); }
+  kb_verification verify() override {
+    if constexpr (has_own_verify<Strategy<T>>(0)) {
+      return strategy_.verify(problem_);
+    } else {
+      return problem_.verify();
+    }
+  }
 
  private:
+  template <typename S>
+  static constexpr auto has_own_verify(int)
+      -> decltype(std::declval<S&>().verify(std::declval<const Problem<T>&>()), true) {
+    return true;
+  }
+  template <typename S>
+  static constexpr bool has_own_verify(...) {
+    return false;
+  }
+
   Strategy<T> make_strategy() {
     if constexpr (std::is_constructible_v<Strategy<T>, const Problem<T>&>) {
       return Strategy<T>(problem_);

@@ -1,0 +1,187 @@
+// The hello family (seed 000): n blocks of x * y threads, each thread says hello once. Shape {n};
+// block {x, y}; no data (T is always kb::NoData). Its two plugins produce different kinds of
+// output, so the family has one problem type per kind:
+//   PrintfProblem  captures the process's standard output around the verified launch and checks
+//                  that every thread printed exactly one well-formed line and the host one line;
+//   RecordProblem  holds one Record per thread in device memory, checks that every thread wrote
+//                  exactly one, and measures the order and residency seed 000 asks about.
+// The host code behind both (parser, capture, checks, metrics) is in core/src/reference/hello.cpp;
+// docs/families/hello.md explains the metrics.
+#pragma once
+
+#include <kbench/plugin.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kb::hello {
+
+// Acceptance refuses larger launches: a million printf lines is already seconds of host-side
+// formatting per timed launch, and the printf FIFO is reserved for this many lines up front.
+constexpr std::int64_t kMaxThreads = 1'000'000;
+
+struct Geometry {
+  std::int64_t blocks;  // n
+  std::uint32_t x, y;   // threads per block
+  std::uint32_t threads_per_block() const noexcept { return x * y; }
+  std::int64_t threads() const noexcept { return blocks * threads_per_block(); }
+  dim3 grid() const noexcept { return dim3(static_cast<unsigned>(blocks)); }
+  dim3 block() const noexcept { return dim3(x, y); }
+};
+
+Geometry geometry_of(const kb_case& c);
+
+// Both plugins: a 2-D block and at most kMaxThreads threads.
+int accepts(const kb_case* c, kb_message* why);
+
+// ---- hello/printf ---------------------------------------------------------------------------
+
+constexpr const char* kHostLine = "Hello World from the host!";
+
+// What a captured standard output holds, line by line. A thread line is exactly
+// "Hello World from Thread (x, y) in Block b!" with x, y, b as printf's %d writes them.
+struct Transcript {
+  std::uint64_t lines = 0;         // every line, the last one even without its '\n'
+  std::uint64_t host_lines = 0;    // exactly kHostLine
+  std::uint64_t thread_lines = 0;  // well-formed, naming a thread of the launch
+  std::uint64_t missing = 0;       // threads of the launch with no line
+  std::uint64_t duplicated = 0;    // thread lines beyond the first for the same thread
+  std::uint64_t out_of_range = 0;  // well-formed, naming no thread of the launch
+  std::uint64_t malformed = 0;     // anything else, empty lines and a truncated last line included
+  std::string first_bad;           // the first out-of-range or malformed line
+  // Maximal runs of consecutive thread lines from one block: equal to n when each block's lines
+  // came out together (what made the seed conclude that one block runs at a time).
+  std::uint64_t block_runs = 0;
+  bool blocks_in_order = true;     // blocks first appear in index order
+
+  bool passed() const noexcept {
+    return host_lines == 1 && missing == 0 && duplicated == 0 && out_of_range == 0 &&
+           malformed == 0;
+  }
+};
+
+Transcript read_transcript(std::string_view text, const Geometry& g);
+std::string metrics_of(const Transcript& t);   // "lines=..;host_lines=..;..." (hello.md)
+std::string problems_of(const Transcript& t);  // the failure message: what is wrong, with counts
+
+// While active, file descriptor 1 writes into an unnamed temporary file. A file, not a pipe: the
+// CUDA runtime writes the printf output at synchronisation points from inside the runtime, and a
+// full pipe that nobody drains would block it. Ending the capture (or destroying it) flushes
+// stdout and puts the previous descriptor 1 back.
+class StdoutCapture {
+ public:
+  StdoutCapture() = default;
+  ~StdoutCapture();
+  StdoutCapture(const StdoutCapture&) = delete;
+  StdoutCapture& operator=(const StdoutCapture&) = delete;
+
+  void begin();
+  std::string end();  // everything written to descriptor 1 since begin()
+  bool active() const noexcept { return file_ != nullptr; }
+
+ private:
+  void restore() noexcept;
+  std::FILE* file_ = nullptr;
+  int saved_ = -1;
+};
+
+// The runner drives hello/printf so that only the verified launch is captured: the timed launches
+// print to the worker's standard output (discarded), poison() drains their output and starts the
+// capture, the next launch prints into it, and verify() ends it once the runner has synchronised.
+class PrintfOutput {
+ public:
+  PrintfOutput(const kb_case& c, kb_work& work);
+
+  const Geometry geometry;
+
+  void poison(cudaStream_t stream);
+  kb_verification verify();
+
+ private:
+  bool verbose_;
+  StdoutCapture capture_;
+};
+
+template <typename T>
+class PrintfProblem : public PrintfOutput {
+ public:
+  PrintfProblem(const kb_case& c, kb_device_kind, kb_work& work) : PrintfOutput(c, work) {}
+};
+
+// ---- hello/record ---------------------------------------------------------------------------
+
+// What one thread writes: who it is, where and when it ran. Slot b * x * y + (tx + ty * x) belongs
+// to thread (tx, ty) of block b.
+struct Record {
+  std::uint32_t block;
+  std::uint16_t x, y;       // threadIdx (at most 1024 each)
+  std::uint32_t sm;         // %smid
+  std::uint32_t ticket;     // arrival order over the whole launch: 0, 1, ... from an atomicAdd
+  std::uint64_t start_ns;   // %globaltimer when the thread started
+  std::uint64_t end_ns;     // %globaltimer after the thread's busy wait of kLifeNs
+};
+static_assert(sizeof(Record) == 32, "Record is written by the device and read by the host");
+
+// How long each thread stays alive. Without it a block lives for less than the resolution of
+// %globaltimer (a few hundred nanoseconds against updates of 32 ns to 1 us, depending on the GPU),
+// so the [start, end] intervals of blocks that ran side by side would not reliably overlap, and
+// blocks that ran one after another could look simultaneous. 20 us is many timer updates long and
+// keeps a launch of kMaxThreads one-thread blocks to a few milliseconds.
+constexpr std::uint64_t kLifeNs = 20'000;
+
+// Every slot holds its own thread's identity, and the tickets are 0 .. threads-1 once each.
+struct RecordCheck {
+  std::uint64_t wrong_slots = 0;  // slots not written, or holding another thread's record
+  std::uint64_t bad_tickets = 0;  // out of range or repeated
+  std::string first_problem;
+  bool passed() const noexcept { return wrong_slots == 0 && bad_tickets == 0; }
+};
+
+RecordCheck check_records(const std::vector<Record>& records, const Geometry& g);
+
+// The answers to the seed's question, from records that passed check_records. A block's life is
+// [first start, last end] of its threads; intervals are half-open, so a block that starts the
+// nanosecond another ends did not overlap it.
+struct OrderMetrics {
+  std::uint64_t sms = 0;                  // distinct SMs that ran blocks
+  std::uint64_t max_resident = 0;         // most blocks alive at one instant
+  std::uint64_t max_resident_per_sm = 0;  // most blocks alive at one instant on one SM
+  std::uint64_t warps = 0;
+  std::uint64_t warps_in_lane_order = 0;  // warps whose tickets rise with tx + ty * x
+  bool blocks_in_order = false;           // first tickets of the blocks rise with block index
+  std::uint64_t block_inversions = 0;     // block pairs (i < j) where j arrived first
+  std::uint64_t span_ns = 0;              // first start to last end over the launch
+};
+
+OrderMetrics order_metrics(const std::vector<Record>& records, const Geometry& g);
+std::string metrics_of(const OrderMetrics& m);              // "sms=..;max_resident=..;..."
+std::string summary_of(const OrderMetrics& m, const Geometry& g);  // for --show
+
+class RecordOutput {
+ public:
+  RecordOutput(const kb_case& c, kb_work& work);
+
+  const Geometry geometry;
+
+  Record* records() const noexcept { return const_cast<Record*>(records_.data()); }
+  std::uint32_t* counter() const noexcept { return const_cast<std::uint32_t*>(counter_.data()); }
+
+  void poison(cudaStream_t stream) { records_.poison(stream); }
+  kb_verification verify();
+
+ private:
+  bool verbose_;
+  Array<Record> records_;
+  Array<std::uint32_t> counter_;
+};
+
+template <typename T>
+class RecordProblem : public RecordOutput {
+ public:
+  RecordProblem(const kb_case& c, kb_device_kind, kb_work& work) : RecordOutput(c, work) {}
+};
+
+}  // namespace kb::hello

@@ -1,0 +1,128 @@
+// The matmul family: C (M x N) = A (M x K) * B (K x N), all row-major and densely packed.
+// Shape {M, N, K}; the block shape is the strategy's to interpret (threads per block in x and y,
+// or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is compared
+// with a float64 reference under a tolerance that follows K and the precision the product was
+// computed in (see docs/families/matmul.md and tolerance() below).
+#pragma once
+
+#include <kbench/plugin.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kb::matmul {
+
+// The precision the product is computed in. tf32 and bf16 mean: inputs rounded to that format,
+// products accumulated in float32 (the tensor-core contract).
+enum class Precision { fp64, fp32, tf32, bf16 };
+
+const char* name_of(Precision p);
+
+template <typename T>
+constexpr Precision precision_of() {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "matmul is float or double");
+  return std::is_same_v<T, double> ? Precision::fp64 : Precision::fp32;
+}
+
+// The error of one entry is |c_ij - exact_ij| / sum_k |a_ik * b_kj|: the scale of the rounding
+// errors an inner product can make, so it stays meaningful when c_ij itself cancels to near 0.
+// The tolerance is 2 u_in + lambda sqrt(K + 2) u_acc: the deterministic bound for rounding the
+// inputs to the compute format (u_in, 0 for fp32/fp64), plus the probabilistic bound of Higham and
+// Mary (SIAM J. Sci. Comput. 41(5), 2019, Thm 3.1) for K products, K - 1 additions and the final
+// store, with lambda = 8 (fails a correct entry with probability below 2K e^-32).
+double tolerance(Precision computed_in, std::int64_t K);
+
+// Entries of C the sampling verifier checks (sorted by column, then row, no duplicates): `count`
+// seeded random entries plus every entry of the last row and of the last column, where the
+// guarded edge tiles of a blocked kernel are.
+std::vector<std::pair<std::int64_t, std::int64_t>> sampled_entries(std::int64_t M, std::int64_t N,
+                                                                   std::size_t count,
+                                                                   std::uint64_t seed);
+
+// Problems up to this many multiply-adds are checked entry by entry; larger ones by sample.
+constexpr double kFullCheckLimit = 134217728.0;  // 2^27
+constexpr std::size_t kSampleCount = 4096;
+
+// Checks C (host memory) against the float64 reference (compensated, so the reference error is far
+// below every tolerance, float64 included). Every entry when M*N*K <= kFullCheckLimit, otherwise
+// sampled_entries(M, N, kSampleCount, seed).
+template <typename T>
+kb_verification verify_product(const T* a, const T* b, const T* c, std::int64_t M, std::int64_t N,
+                               std::int64_t K, Precision computed_in, std::uint64_t seed);
+
+template <typename T>
+class Problem {
+ public:
+  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+      : M(c.shape[0]),
+        N(c.shape[1]),
+        K(c.shape[2]),
+        block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
+              static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
+        seed_(c.seed),
+        host_a_(random_vector<T>(static_cast<std::size_t>(M * K), c.seed, /*stream=*/1)),
+        host_b_(random_vector<T>(static_cast<std::size_t>(K * N), c.seed, /*stream=*/2)),
+        a_(where, host_a_.size()),
+        b_(where, host_b_.size()),
+        c_(where, static_cast<std::size_t>(M * N)) {
+    a_.upload(host_a_);
+    b_.upload(host_b_);
+    work.flops = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+    work.bytes = static_cast<double>(a_.bytes() + b_.bytes() + c_.bytes());
+  }
+
+  const std::int64_t M, N, K;
+  const dim3 block;  // from the case; {0,0,1} for plugins that choose their own
+
+  const T* a() const noexcept { return a_.data(); }
+  const T* b() const noexcept { return b_.data(); }
+  T* c() const noexcept { return const_cast<T*>(c_.data()); }
+
+  void poison(cudaStream_t stream) { c_.poison(stream); }
+
+  kb_verification verify() const { return verify(precision_of<T>()); }
+  kb_verification verify(Precision computed_in) const {
+    const std::vector<T> got = c_.download();
+    return verify_product(host_a_.data(), host_b_.data(), got.data(), M, N, K, computed_in, seed_);
+  }
+
+  // The inputs on the host, for strategies that convert them once in their constructor.
+  const std::vector<T>& host_a() const noexcept { return host_a_; }
+  const std::vector<T>& host_b() const noexcept { return host_b_; }
+
+ private:
+  std::uint64_t seed_;
+  std::vector<T> host_a_;
+  std::vector<T> host_b_;
+  Array<T> a_;
+  Array<T> b_;
+  Array<T> c_;
+};
+
+// Acceptance rules the strategies share.
+int accepts_2d_block(const kb_case* c, kb_message* why);       // block.x * block.y threads, any shape
+int accepts_square_block(const kb_case* c, kb_message* why);   // tile = block.x = block.y <= 32
+int accepts_row_in_shared(const kb_case* c, kb_message* why);  // K values of T fit in 48 KB
+int accepts_host_size(const kb_case* c, kb_message* why);      // M*N*K <= 2^31 multiply-adds
+
+#if defined(__CUDACC__)
+// Row i of A times column j of B, summed in T in the order k = 0, 1, ..., K-1.
+template <typename T>
+__device__ T row_times_column(const T* a, const T* b, std::int64_t N, std::int64_t K,
+                              std::int64_t i, std::int64_t j) {
+  T sum = 0;
+  for (std::int64_t k = 0; k < K; ++k) sum += a[i * K + k] * b[k * N + j];
+  return sum;
+}
+
+// The thread's index among all threads of its block, for strategies that take the case's block as
+// a flat count of threads.
+__device__ inline unsigned flat_thread_index() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+__device__ inline unsigned flat_block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+#endif
+
+}  // namespace kb::matmul

@@ -1,0 +1,29 @@
+// One case as the parent sends it to a worker.
+#pragma once
+
+#include "case_spec.hpp"
+#include "protocol.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cstdint>
+#include <string>
+
+namespace kb {
+
+struct CaseRequest {
+  kb_dtype dtype = KB_DTYPE_F32;
+  std::string op;
+  Extent shape;
+  Block block;
+  std::uint64_t seed = 0;
+  int device = 0;
+  bool verbose = false;
+
+  kb_case to_abi() const;  // op points into this request: keep it alive while the case runs
+};
+
+Record to_record(const CaseRequest& c);
+CaseRequest case_from_record(const Record& r);  // throws std::runtime_error on a bad record
+
+}  // namespace kb

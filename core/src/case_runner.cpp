@@ -1,0 +1,211 @@
+#include "case_runner.hpp"
+
+#include <kbench/support/error.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace kb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string number(double value) {
+  if (!std::isfinite(value)) return value > 0 ? "inf" : "nan";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+kb_status from_cuda(cudaError_t error, kb_message& message, const char* what) {
+  if (error == cudaSuccess) return KB_OK;
+  std::snprintf(message.text, sizeof message.text, "%s: %s: %s", what, cudaGetErrorName(error),
+                cudaGetErrorString(error));
+  return status_of(error);
+}
+
+// A sticky error (illegal address, launch failure...) poisons the context for good: every later
+// call fails the same way, so the worker must be replaced.
+bool cuda_context_lost() {
+  if (cudaDeviceSynchronize() == cudaSuccess) return false;
+  cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+}  // namespace
+
+const char* status_name(kb_status status) {
+  switch (status) {
+    case KB_OK: return "ok";
+    case KB_UNSUPPORTED: return "unsupported";
+    case KB_OOM: return "oom";
+    case KB_VERIFY_FAILED: return "verify_failed";
+    case KB_ERROR: break;
+  }
+  return "error";
+}
+
+CaseRunner::CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options)
+    : plugin_(plugin), options_(options) {
+  if (!cuda()) return;
+  KB_CUDA_CHECK(cudaSetDevice(device));
+  KB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  KB_CUDA_CHECK(cudaEventCreate(&start_));
+  KB_CUDA_CHECK(cudaEventCreate(&stop_));
+  latency_hidden_ = options_.hide_launch_latency && !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
+  if (latency_hidden_) blocker_ = std::make_unique<BlockingKernel>();
+}
+
+CaseRunner::~CaseRunner() {
+  if (!cuda()) return;
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+  cudaStreamDestroy(stream_);
+}
+
+kb_status CaseRunner::synchronize(kb_message& message) {
+  if (!cuda()) return KB_OK;
+  return from_cuda(cudaStreamSynchronize(stream_), message, "synchronising after launch");
+}
+
+kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_message& message,
+                                   double& microseconds) {
+  if (!cuda()) {
+    const auto start = Clock::now();
+    const kb_status status = plugin_.launch(state, nullptr, &config, &message);
+    microseconds = seconds_since(start) * 1e6;
+    return status;
+  }
+  if (latency_hidden_) blocker_->block(stream_);
+  cudaEventRecord(start_, stream_);
+  const kb_status status = plugin_.launch(state, stream_, &config, &message);
+  cudaEventRecord(stop_, stream_);
+  if (latency_hidden_) blocker_->release();
+  if (status != KB_OK) return status;
+  if (const kb_status s = from_cuda(cudaEventSynchronize(stop_), message, "timed launch"); s) {
+    return s;
+  }
+  if (latency_hidden_ && blocker_->timed_out()) {
+    // The launch waited for the device while the stream was held: fall back to plain timing.
+    latency_hidden_ = false;
+  }
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start_, stop_);
+  microseconds = ms * 1e3;
+  return KB_OK;
+}
+
+Record CaseRunner::run(const CaseRequest& request) {
+  Record result;
+  const kb_case c = request.to_abi();
+  kb_message message{};
+  kb_work work{};
+  kb_launch_config config{};
+  void* state = nullptr;
+
+  const auto finish = [&](kb_status status, const char* stage) {
+    if (state != nullptr) plugin_.teardown(state);
+    result["status"] = status_name(status);
+    if (status != KB_OK && status != KB_VERIFY_FAILED) {
+      result["message"] = std::string(stage) + ": " + message.text;
+      if (cuda() && cuda_context_lost()) result["fatal"] = "1";
+    }
+    return result;
+  };
+
+  kb_status status = plugin_.setup(&c, &state, &work, &message);
+  if (status != KB_OK) {
+    state = nullptr;  // a failed setup leaves nothing allocated
+    return finish(status, "setup");
+  }
+  result["bytes"] = number(work.bytes);
+  result["flops"] = number(work.flops);
+
+  // Warm-up: module loading, library handles and caches stay out of the samples.
+  double ignored = 0;
+  if ((status = timed_launch(state, config, message, ignored)) != KB_OK) {
+    return finish(status, "launch");
+  }
+
+  std::vector<double> samples;
+  const auto start = Clock::now();
+  StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
+  while (verdict == StoppingRule::Verdict::more) {
+    double us = 0;
+    if ((status = timed_launch(state, config, message, us)) != KB_OK) {
+      return finish(status, "launch");
+    }
+    samples.push_back(us);
+    verdict = options_.rule.judge(samples, seconds_since(start));
+  }
+
+  if ((status = plugin_.poison(state, stream_, &message)) != KB_OK) return finish(status, "poison");
+  if ((status = plugin_.launch(state, stream_, &config, &message)) != KB_OK) {
+    return finish(status, "launch");
+  }
+  if ((status = synchronize(message)) != KB_OK) return finish(status, "launch");
+  kb_verification check{};
+  status = plugin_.verify(state, &check, &message);
+  if (status != KB_OK && status != KB_VERIFY_FAILED) return finish(status, "verify");
+
+  const SampleStats stats = summarize(samples);
+  result["samples"] = std::to_string(stats.count);
+  result["median_us"] = number(stats.median);
+  result["min_us"] = number(stats.min);
+  result["mean_us"] = number(stats.mean);
+  result["stddev_us"] = number(stats.stddev);
+  result["noise"] = number(stats.noise);
+  result["settled"] = verdict == StoppingRule::Verdict::settled ? "1" : "0";
+  result["grid"] = format_dims(config.grid);
+  result["launched_block"] = format_dims(config.block);
+  result["max_rel_error"] = number(check.max_rel_error);
+  result["tolerance"] = number(check.tolerance);
+  result["metrics"] = check.metrics;
+  if (status == KB_VERIFY_FAILED) {
+    result["message"] = std::string("verification failed: max relative error ") +
+                        number(check.max_rel_error) + " over tolerance " + number(check.tolerance) +
+                        (message.text[0] ? std::string("; ") + message.text : std::string());
+  } else if (cuda() && options_.hide_launch_latency && !latency_hidden_) {
+    result["message"] = "launch waited for the device; launch latency included in the samples";
+  }
+  return finish(status, "verify");
+}
+
+double measure_copy_gbps(int device) {
+  KB_CUDA_CHECK(cudaSetDevice(device));
+  // Large against any L2 (H100: 50 MB), small against any device memory.
+  constexpr std::size_t kBytes = std::size_t{512} << 20;
+  void *from = nullptr, *to = nullptr;
+  KB_CUDA_CHECK(cudaMalloc(&from, kBytes));
+  if (cudaMalloc(&to, kBytes) != cudaSuccess) {
+    cudaFree(from);
+    return 0;
+  }
+  cudaMemset(from, 1, kBytes);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<double> samples;
+  for (int i = 0; i < 22; ++i) {
+    cudaEventRecord(start);
+    cudaMemcpyAsync(to, from, kBytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (i >= 2) samples.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(from);
+  cudaFree(to);
+  return 2.0 * kBytes / (summarize(samples).median * 1e-3) / 1e9;
+}
+
+}  // namespace kb

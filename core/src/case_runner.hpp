@@ -1,0 +1,54 @@
+// Runs the cases of one plugin inside a worker: setup, warm-up, timed launches until the stopping
+// rule is satisfied, poison + launch + verify, teardown. Produces the `result` record.
+#pragma once
+
+#include "blocking_kernel.hpp"
+#include "case_request.hpp"
+#include "protocol.hpp"
+#include "statistics.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+namespace kb {
+
+struct TimingOptions {
+  StoppingRule rule;
+  bool hide_launch_latency = true;
+};
+
+const char* status_name(kb_status status);
+
+class CaseRunner {
+ public:
+  // For CUDA plugins the device is made current and a stream and events are created.
+  CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options);
+  ~CaseRunner();
+  CaseRunner(const CaseRunner&) = delete;
+  CaseRunner& operator=(const CaseRunner&) = delete;
+
+  // The record holds status, message and the measurements; "fatal" = "1" when the CUDA context is
+  // lost (a sticky error such as an illegal address) and the worker must not run another case.
+  Record run(const CaseRequest& request);
+
+ private:
+  bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
+  kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message,
+                         double& microseconds);
+  kb_status synchronize(kb_message& message);
+
+  const KernelPlugin& plugin_;
+  TimingOptions options_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::unique_ptr<BlockingKernel> blocker_;
+  bool latency_hidden_ = false;
+};
+
+// Device-to-device copy bandwidth, counting bytes read plus bytes written, in GB/s.
+double measure_copy_gbps(int device);
+
+}  // namespace kb

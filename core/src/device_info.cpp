@@ -1,0 +1,85 @@
+#include "device_info.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace kb {
+namespace {
+
+std::string version_text(int v) {  // 13000 -> "13.0"
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+int attribute(cudaDeviceAttr what, int device) {
+  int value = 0;
+  cudaDeviceGetAttribute(&value, what, device);
+  return value;
+}
+
+// FP32 and FP64 FMA lanes per SM, from NVIDIA's published per-architecture tables (CUDA C++
+// Programming Guide, "Arithmetic Instructions"); data-center parts only for FP64.
+void lanes_per_sm(int major, int minor, int& fp32, int& fp64) {
+  fp32 = 0, fp64 = 0;
+  if (major == 7 && minor == 0) fp32 = 64, fp64 = 32;       // V100
+  else if (major == 8 && minor == 0) fp32 = 64, fp64 = 32;  // A100
+  else if (major == 8) fp32 = 128, fp64 = 2;                // GA10x, AD10x
+  else if (major == 9 && minor == 0) fp32 = 128, fp64 = 64; // H100, H200
+  else if (major == 10 && minor == 0) fp32 = 128, fp64 = 64;  // B200
+}
+
+}  // namespace
+
+int cuda_device_count(std::string* why) {
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    if (why) *why = cudaGetErrorString(error);
+    cudaGetLastError();
+    return 0;
+  }
+  if (count == 0 && why) *why = "no CUDA-capable device is detected";
+  return count;
+}
+
+DeviceInfo query_device(int index) {
+  DeviceInfo d;
+  d.index = index;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, index) != cudaSuccess) return d;
+  d.name = prop.name;
+  char uuid[64];
+  const auto* u = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
+  std::snprintf(uuid, sizeof uuid,
+                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                u[14], u[15]);
+  d.uuid = uuid;
+  d.cc_major = prop.major;
+  d.cc_minor = prop.minor;
+  d.sm_count = prop.multiProcessorCount;
+  d.l2_bytes = prop.l2CacheSize;
+  d.mem_bus_bits = prop.memoryBusWidth;
+  d.mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
+  d.sm_clock_khz = attribute(cudaDevAttrClockRate, index);
+  d.theoretical_gbps = 2.0 * d.mem_clock_khz * 1e3 * (d.mem_bus_bits / 8.0) / 1e9;
+  int fp32 = 0, fp64 = 0;
+  lanes_per_sm(d.cc_major, d.cc_minor, fp32, fp64);
+  d.fp32_gflops = 2.0 * fp32 * d.sm_count * d.sm_clock_khz / 1e6;
+  d.fp64_gflops = 2.0 * fp64 * d.sm_count * d.sm_clock_khz / 1e6;
+  int version = 0;
+  cudaDriverGetVersion(&version);
+  d.driver_version = version_text(version);
+  cudaRuntimeGetVersion(&version);
+  d.runtime_version = version_text(version);
+  return d;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+}  // namespace kb

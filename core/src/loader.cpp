@@ -1,0 +1,146 @@
+#include "loader.hpp"
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/filesystem/operations.hpp>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace kb {
+namespace fs = boost::filesystem;
+
+namespace {
+
+// Boost.DLL reports a failed load as a bare error code; dlopen's own text says why (a missing
+// dependency, "invalid ELF header", "file too short").
+std::string dlopen_diagnostic(const std::string& file) {
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle != nullptr) {
+    dlclose(handle);
+    return "";
+  }
+  const char* text = dlerror();
+  return text ? text : "";
+}
+
+std::string validate(const KernelPlugin& p) {
+  if (p.abi_version != KB_ABI_VERSION) {
+    return "built for ABI version " + std::to_string(p.abi_version) + ", this kbench serves " +
+           "ABI version " + std::to_string(KB_ABI_VERSION) + "; rebuild the plugin";
+  }
+  if (p.struct_size < sizeof(KernelPlugin)) {
+    return "KernelPlugin is " + std::to_string(p.struct_size) + " bytes, ABI version " +
+           std::to_string(KB_ABI_VERSION) + " needs " + std::to_string(sizeof(KernelPlugin));
+  }
+  const std::string name = p.name ? p.name : "";
+  const auto slash = name.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == name.size() ||
+      name.find('/', slash + 1) != std::string::npos) {
+    return "name '" + name + "' is not of the form family/strategy";
+  }
+  if (p.family == nullptr || name.compare(0, slash, p.family) != 0 ||
+      std::string(p.family).size() != slash) {
+    return "family '" + std::string(p.family ? p.family : "") + "' does not match name '" +
+           name + "'";
+  }
+  if (p.device != KB_DEVICE_CUDA && p.device != KB_DEVICE_HOST) {
+    return "unknown device kind " + std::to_string(static_cast<int>(p.device));
+  }
+  if (p.dtypes == 0 || (p.dtypes & ~0xFu) != 0) return "invalid data type mask";
+  const std::pair<const char*, bool> hooks[] = {
+      {"setup", p.setup != nullptr},   {"poison", p.poison != nullptr},
+      {"launch", p.launch != nullptr}, {"verify", p.verify != nullptr},
+      {"teardown", p.teardown != nullptr}};
+  for (const auto& [hook, present] : hooks) {
+    if (!present) return std::string("hook '") + hook + "' is null";
+  }
+  if (p.version == nullptr || p.description == nullptr || p.ops == nullptr ||
+      p.cuda_archs == nullptr) {
+    return "version, description, ops and cuda_archs must not be null (use \"\")";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string executable_dir() { return boost::dll::program_location().parent_path().string(); }
+
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra_dirs) {
+  std::vector<std::string> dirs{
+      (fs::path(executable_dir()) / ".." / "lib" / "kbench" / "plugins").lexically_normal().string()};
+  if (const char* env = std::getenv("KBENCH_PLUGIN_PATH")) {
+    std::string list = env;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      const auto end = std::min(list.find(':', start), list.size());
+      if (end > start) dirs.push_back(list.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  dirs.insert(dirs.end(), extra_dirs.begin(), extra_dirs.end());
+  return dirs;
+}
+
+std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file) {
+  auto loaded = std::make_shared<LoadedPlugin>();
+  loaded->file = file;
+  boost::system::error_code error;
+  // rtld_local: two plugins may define the same internal symbols without interfering.
+  loaded->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
+                       error);
+  if (error) {
+    const std::string detail = dlopen_diagnostic(file);
+    throw LoadError("not a loadable shared library (" + (detail.empty() ? error.message() : detail) +
+                    ")");
+  }
+  if (!loaded->library.has(KB_ENTRY_SYMBOL)) {
+    throw LoadError("no '" KB_ENTRY_SYMBOL "' symbol exported");
+  }
+  const auto entry = loaded->library.get<const KernelPlugin*()>(KB_ENTRY_SYMBOL);
+  loaded->api = entry();
+  if (loaded->api == nullptr) throw LoadError(KB_ENTRY_SYMBOL "() returned NULL");
+  if (const std::string problem = validate(*loaded->api); !problem.empty()) {
+    throw LoadError(problem);
+  }
+  return loaded;
+}
+
+Discovery discover_plugins(const std::vector<std::string>& dirs) {
+  Discovery found;
+  std::map<std::string, std::string> file_of_name;
+  for (std::size_t i = 0; i < dirs.size(); ++i) {
+    boost::system::error_code error;
+    if (!fs::is_directory(dirs[i], error)) {
+      if (i > 0) found.failures.push_back({dirs[i], "not a folder"});
+      continue;
+    }
+    std::vector<std::string> files;
+    for (fs::directory_iterator it(dirs[i], error), end; !error && it != end; it.increment(error)) {
+      if (it->path().extension() == ".so") files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      try {
+        auto plugin = load_plugin(file);
+        const std::string name = plugin->api->name;
+        if (const auto it = file_of_name.find(name); it != file_of_name.end()) {
+          found.failures.push_back(
+              {file, "duplicate plugin name '" + name + "' (already loaded from " + it->second + ")"});
+          continue;
+        }
+        file_of_name[name] = file;
+        found.plugins.push_back(std::move(plugin));
+      } catch (const LoadError& e) {
+        found.failures.push_back({file, e.what()});
+      }
+    }
+  }
+  std::sort(found.plugins.begin(), found.plugins.end(),
+            [](const auto& a, const auto& b) { return std::string(a->api->name) < b->api->name; });
+  return found;
+}
+
+}  // namespace kb

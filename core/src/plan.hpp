@@ -1,0 +1,51 @@
+// Sweep planning: which plugins, and the cross product of sizes x blocks x data types x ops for
+// each, filtered by the plugin's own acceptance rule.
+#pragma once
+
+#include "case_request.hpp"
+#include "loader.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+struct SweepRequest {
+  std::vector<std::string> families;      // empty: every family
+  std::vector<std::string> plugin_globs;  // empty: every plugin
+  std::string sizes, blocks, dtypes, ops; // empty: the family's defaults (ops: the plugin's)
+  std::uint64_t seed = 42;
+  std::vector<int> devices{0};            // CUDA devices; each CUDA case runs on each
+  bool verbose = false;
+};
+
+struct PlannedCase {
+  std::shared_ptr<const LoadedPlugin> plugin;
+  CaseRequest request;
+  // Non-empty: the case is not run but recorded as `unsupported` with this reason (a data type
+  // the plugin lacks, or a shape for which the plugin accepted none of the blocks).
+  std::string unsupported_reason;
+};
+
+struct Plan {
+  std::vector<PlannedCase> cases;
+  std::size_t rejected_blocks = 0;  // (case, block) pairs a plugin declined while accepting others
+};
+
+// Plugins matching the families and globs; an InputError names a family or glob that matched
+// nothing.
+std::vector<std::shared_ptr<const LoadedPlugin>> select_plugins(
+    const std::vector<std::shared_ptr<const LoadedPlugin>>& loaded,
+    const std::vector<std::string>& families, const std::vector<std::string>& globs);
+
+Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
+                const SweepRequest& request);
+
+// Identifies a case across runs, for --resume: plugin|dtype|op|shape|block|device.
+std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,
+                     const std::string& shape, const std::string& block, const std::string& device);
+std::string case_key(const PlannedCase& c);
+
+}  // namespace kb

@@ -1,0 +1,42 @@
+// The columns of a results row, in file order. results/README.md documents each one; changing
+// this list changes the header, and a file with another header is refused, never mixed.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kb {
+
+inline constexpr std::array<const char*, 44> kResultColumns = {
+    "timestamp_utc", "run_id", "host", "kbench_version",
+    "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "l2_bytes", "mem_bus_bits",
+    "mem_clock_mhz", "theoretical_gbps", "copy_gbps", "driver_version", "runtime_version",
+    "device", "family", "plugin", "plugin_version", "dtype", "op", "shape", "block", "grid",
+    "seed", "cache", "status", "message", "samples", "median_us", "min_us", "mean_us",
+    "stddev_us", "noise", "settled", "gbps", "gflops", "peak", "fraction_of_peak",
+    "max_rel_error", "tolerance", "bytes", "flops", "metrics"};
+
+inline constexpr std::size_t kResultColumnCount = kResultColumns.size();
+
+// The final statuses of a case.
+inline constexpr std::array<const char*, 7> kStatuses = {
+    "ok", "verify_failed", "unsupported", "error", "crashed", "timeout", "oom"};
+
+class ResultRow {
+ public:
+  ResultRow() : cells_(kResultColumnCount) {}
+  explicit ResultRow(std::vector<std::string> cells);  // must hold kResultColumnCount cells
+
+  void set(std::string_view column, std::string value);
+  const std::string& get(std::string_view column) const;
+  const std::vector<std::string>& cells() const { return cells_; }
+
+ private:
+  std::vector<std::string> cells_;
+};
+
+std::size_t column_index(std::string_view column);  // throws std::logic_error when unknown
+
+}  // namespace kb

@@ -1,0 +1,13 @@
+// One function per `kbench` command; each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kb {
+
+int list_command(const std::vector<std::string>& args);
+int run_command(const std::vector<std::string>& args);
+int worker_command(const std::vector<std::string>& args);
+
+}  // namespace kb

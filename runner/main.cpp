@@ -1,0 +1,47 @@
+// kbench: registry and runner for CUDA kernel experiments.
+#include "commands.hpp"
+#include "input_error.hpp"
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: kbench <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  list     the plugins found and what they support\n"
+    "  run      run a sweep and append the results to a CSV file\n"
+    "\n"
+    "kbench <command> --help shows the command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "list") return kb::list_command(args);
+    if (command == "run") return kb::run_command(args);
+    if (command == "worker") return kb::worker_command(args);
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage;
+      return 0;
+    }
+    std::cerr << "kbench: error: unknown command '" << command << "'\n" << kUsage;
+    return 2;
+  } catch (const kb::InputError& e) {
+    std::cerr << "kbench: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "kbench: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

@@ -1,0 +1,311 @@
+// `kbench run`: the parent. Plans the sweep, hands each plugin's cases to a worker process, and
+// alone writes the results: whatever happens to a worker, the case it was running becomes a row.
+#include "commands.hpp"
+
+#include "device_info.hpp"
+#include "input_error.hpp"
+#include "loader.hpp"
+#include "options.hpp"
+#include "results_store.hpp"
+#include "row_builder.hpp"
+#include "sweep_report.hpp"
+#include "worker_process.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace kb {
+namespace {
+
+volatile sig_atomic_t g_interrupts = 0;
+volatile pid_t g_worker_pid = -1;
+
+// First SIGINT/SIGTERM: finish the case in flight, then stop. Second: stop now (every row already
+// written is whole, so the CSV stays valid).
+void on_interrupt(int) {
+  if (++g_interrupts >= 2) {
+    if (g_worker_pid > 0) kill(g_worker_pid, SIGKILL);
+    _exit(130);
+  }
+}
+
+std::vector<std::string> split_all(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const auto& item : items) {
+    for (const auto& part : split_list(item)) out.push_back(part);
+  }
+  return out;
+}
+
+std::vector<int> parse_devices(const std::string& text, int available) {
+  std::vector<int> devices;
+  if (text == "all") {
+    for (int i = 0; i < available; ++i) devices.push_back(i);
+    return devices;
+  }
+  for (const auto& item : split_list(text)) {
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      index = std::stoi(item, &used);
+    } catch (...) {
+    }
+    if (used != item.size() || index < 0) throw InputError("malformed device '" + item + "'");
+    if (available > 0 && index >= available) {
+      throw InputError("device " + item + " is not present (" + std::to_string(available) +
+                       " CUDA devices)");
+    }
+    devices.push_back(index);
+  }
+  if (devices.empty()) throw InputError("empty device list '" + text + "'");
+  return devices;
+}
+
+std::string default_run_id(const std::string& host) {
+  std::string stamp = utc_timestamp();
+  for (char& ch : stamp) {
+    if (ch == ':') ch = '-';
+  }
+  return stamp + "-" + host + "-" + std::to_string(getpid());
+}
+
+std::string shell_quote(const std::string& s) {
+  if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=,:^+") ==
+      std::string::npos) {
+    return s;
+  }
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+class SweepExecutor {
+ public:
+  SweepExecutor(const RunOptions& options, ResultsStore& store, RunContext context)
+      : options_(options), store_(store), context_(std::move(context)) {}
+
+  // Runs the plan; returns false when interrupted.
+  bool execute(const Plan& plan, const std::set<std::string>& done, SweepReport& report);
+
+ private:
+  struct Group {
+    const LoadedPlugin* plugin = nullptr;
+    int device = -1;
+  };
+  Record run_case(const PlannedCase& c);
+  bool start_worker(const PlannedCase& c, std::string& error);
+  void stop_worker();
+  const DeviceInfo* device_info(int index);
+
+  const RunOptions& options_;
+  ResultsStore& store_;
+  RunContext context_;
+  std::unique_ptr<WorkerProcess> worker_;
+  Group current_;
+  std::map<int, DeviceInfo> devices_;
+  std::map<int, double> copy_gbps_;
+};
+
+const DeviceInfo* SweepExecutor::device_info(int index) {
+  if (index < 0) return nullptr;
+  auto it = devices_.find(index);
+  if (it == devices_.end()) it = devices_.emplace(index, query_device(index)).first;
+  return &it->second;
+}
+
+bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
+  const auto& rule = options_.rule;
+  std::vector<std::string> args = {
+      boost::dll::program_location().string(), "worker", "--plugin-file", c.plugin->file,
+      "--device", std::to_string(c.request.device),
+      "--copy-gbps", std::to_string(copy_gbps_[c.request.device]),
+      "--min-samples", std::to_string(rule.min_samples), "--min-time",
+      std::to_string(rule.min_seconds), "--max-time", std::to_string(rule.max_seconds),
+      "--max-noise", std::to_string(rule.max_noise)};
+  if (!options_.hide_launch_latency) args.push_back("--no-latency-hiding");
+  try {
+    worker_ = std::make_unique<WorkerProcess>(args);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+  g_worker_pid = worker_->pid();
+  std::string kind;
+  Record hello;
+  const auto status = worker_->receive(kind, hello, 120'000);
+  if (status != LineReader::Status::line || kind != "hello" || hello.count("error")) {
+    error = status == LineReader::Status::timeout ? "no answer within 120 s"
+            : hello.count("error")               ? hello["error"]
+                                                 : "worker " + worker_->finish();
+    stop_worker();
+    return false;
+  }
+  if (c.request.device >= 0 && copy_gbps_[c.request.device] <= 0) {
+    copy_gbps_[c.request.device] = std::stod(hello["copy_gbps"]);
+  }
+  current_ = {c.plugin.get(), c.request.device};
+  return true;
+}
+
+void SweepExecutor::stop_worker() {
+  if (worker_) worker_->kill();
+  worker_.reset();
+  g_worker_pid = -1;
+  current_ = {};
+}
+
+Record SweepExecutor::run_case(const PlannedCase& c) {
+  if (worker_ && (current_.plugin != c.plugin.get() || current_.device != c.request.device)) {
+    worker_->finish();
+    stop_worker();
+  }
+  if (!worker_) {
+    std::string error;
+    if (!start_worker(c, error)) return {{"status", "error"}, {"message", "worker failed to start: " + error}};
+  }
+  if (!worker_->send("case", to_record(c.request))) {
+    const std::string how = worker_->finish();
+    stop_worker();
+    return {{"status", "crashed"}, {"message", "worker " + how + " before the case started"}};
+  }
+  std::string kind;
+  Record result;
+  const int timeout_ms = static_cast<int>(options_.case_timeout_seconds * 1000);
+  switch (worker_->receive(kind, result, timeout_ms)) {
+    case LineReader::Status::line:
+      if (kind != "result") {
+        stop_worker();
+        return {{"status", "error"}, {"message", "worker protocol error: unexpected '" + kind + "'"}};
+      }
+      if (result.count("fatal")) {
+        result["status"] = "crashed";
+        result["message"] = "CUDA context lost, worker replaced: " + result["message"];
+        result.erase("fatal");
+        worker_->finish();
+        stop_worker();
+      }
+      return result;
+    case LineReader::Status::timeout:
+      stop_worker();
+      return {{"status", "timeout"},
+              {"message", "no result after " + std::to_string(options_.case_timeout_seconds) +
+                              " s (--case-timeout); worker killed"}};
+    case LineReader::Status::eof: break;
+  }
+  const std::string how = worker_->finish();
+  stop_worker();
+  return {{"status", "crashed"}, {"message", "worker " + how + " while running this case"}};
+}
+
+bool SweepExecutor::execute(const Plan& plan, const std::set<std::string>& done,
+                            SweepReport& report) {
+  for (const auto& c : plan.cases) {
+    if (g_interrupts) break;
+    if (done.count(case_key(c))) {
+      report.skipped_resumed();
+      continue;
+    }
+    const std::string label = std::string(c.plugin->api->name) + " " + dtype_name(c.request.dtype) +
+                              " " + format_extent(c.request.shape) + " " +
+                              format_block(c.request.block);
+    report.started(label);
+    Record result;
+    if (!c.unsupported_reason.empty()) {
+      result = {{"status", "unsupported"}, {"message", c.unsupported_reason}};
+    } else {
+      result = run_case(c);
+    }
+    const ResultRow row = build_row(context_, c, device_info(c.request.device),
+                                    copy_gbps_[c.request.device], result);
+    store_.append(row);
+    report.finished(row);
+  }
+  if (worker_) worker_->finish();
+  stop_worker();
+  return g_interrupts == 0;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  RunOptions options;
+  if (!parse_run_options(args, options)) return 0;
+  options.sweep.families = split_all(options.sweep.families);
+  options.sweep.plugin_globs = split_all(options.sweep.plugin_globs);
+
+  const Discovery discovery = discover_plugins(plugin_search_path(options.plugin_dirs));
+  for (const auto& failure : discovery.failures) {
+    std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
+  }
+  const auto selected =
+      select_plugins(discovery.plugins, options.sweep.families, options.sweep.plugin_globs);
+
+  std::string why_no_device;
+  const int device_count = cuda_device_count(&why_no_device);
+  options.sweep.devices = parse_devices(options.devices, device_count);
+  std::vector<std::shared_ptr<const LoadedPlugin>> runnable;
+  std::string skipped;
+  for (const auto& p : selected) {
+    if (p->api->device == KB_DEVICE_CUDA && device_count == 0) {
+      skipped += (skipped.empty() ? "" : ", ") + std::string(p->api->name);
+    } else {
+      runnable.push_back(p);
+    }
+  }
+  if (!skipped.empty()) {
+    std::cerr << "kbench: no CUDA device found (" << why_no_device
+              << "); skipping the CUDA plugins: " << skipped << "\n";
+  }
+  if (runnable.empty()) {
+    std::cerr << "kbench: nothing to run\n";
+    return 0;
+  }
+
+  const Plan plan = plan_sweep(runnable, options.sweep);
+  ResultsStore store(options.output);  // refuses a file with another header before anything runs
+
+  RunContext context;
+  context.host = host_name();
+  context.run_id = options.run_id.empty() ? default_run_id(context.host) : options.run_id;
+  std::set<std::string> done;
+  if (options.resume) {
+    for (const auto& row : read_results(options.output)) {
+      if (row.get("run_id") == context.run_id) {
+        done.insert(case_key(row.get("plugin"), row.get("dtype"), row.get("op"), row.get("shape"),
+                             row.get("block"), row.get("device")));
+      }
+    }
+  }
+
+  std::cerr << "kbench: run " << context.run_id << ": " << plan.cases.size() << " cases from "
+            << runnable.size() << " plugins -> " << options.output << "\n";
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGINT, on_interrupt);
+  signal(SIGTERM, on_interrupt);
+  SweepReport report(plan.cases.size());
+  SweepExecutor executor(options, store, context);
+  const bool completed = executor.execute(plan, done, report);
+  const int code = report.close();
+  if (!completed) {
+    std::string command = "kbench run";
+    for (const auto& a : args) {
+      if (a != "--resume") command += " " + shell_quote(a);
+    }
+    if (options.run_id.empty()) command += " --run-id " + shell_quote(context.run_id);
+    std::cerr << "kbench: interrupted; the CSV holds every finished case. Resume with:\n  "
+              << command << " --resume\n";
+    return 130;
+  }
+  return code;
+}
+
+}  // namespace kb

@@ -1,0 +1,60 @@
+#include "sweep_report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+namespace kb {
+
+SweepReport::SweepReport(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
+
+void SweepReport::started(const std::string& label) {
+  if (!terminal_) return;
+  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, planned_, label.c_str());
+  std::fflush(stderr);
+}
+
+void SweepReport::finished(const ResultRow& row) {
+  ++done_;
+  ++counts_[row.get("status")];
+  rows_.push_back(row);
+  if (terminal_) return;
+  std::string line = "[" + std::to_string(done_) + "/" + std::to_string(planned_) + "] " +
+                     row.get("plugin") + " " + row.get("dtype") +
+                     (row.get("op").empty() ? "" : " " + row.get("op")) + " " + row.get("shape") +
+                     " " + row.get("block") + ": " + row.get("status");
+  if (!row.get("median_us").empty()) line += " " + row.get("median_us") + " us";
+  if (!row.get("gbps").empty()) line += " " + row.get("gbps") + " GB/s";
+  if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
+  if (!row.get("message").empty()) line += " (" + row.get("message") + ")";
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+int SweepReport::close() {
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
+  std::cout << "\n| plugin | dtype | op | shape | block | status | median us | GB/s | GFLOP/s | "
+               "of peak |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n";
+  for (const auto& r : rows_) {
+    std::string peak = r.get("fraction_of_peak");
+    if (!peak.empty()) peak += " " + r.get("peak");
+    std::cout << "| " << r.get("plugin") << " | " << r.get("dtype") << " | " << r.get("op")
+              << " | " << r.get("shape") << " | " << r.get("block") << " | " << r.get("status")
+              << " | " << r.get("median_us") << " | " << r.get("gbps") << " | "
+              << r.get("gflops") << " | " << peak << " |\n";
+  }
+  std::cout << "\n" << done_ << " cases:";
+  bool first = true;
+  for (const char* status : kStatuses) {
+    std::cout << (first ? " " : ", ") << counts_[status] << " " << status;
+    first = false;
+  }
+  if (resumed_) std::cout << "; " << resumed_ << " already in the CSV (resumed)";
+  std::cout << std::endl;
+  for (const auto& [status, count] : counts_) {
+    if (count > 0 && status != "ok" && status != "unsupported") return 1;
+  }
+  return 0;
+}
+
+}  // namespace kb

@@ -1,0 +1,78 @@
+// `kbench worker`: the child side. Loads one plugin, runs the cases the parent sends one at a time
+// and answers each with a result record. Anything that kills this process costs only the case in
+// flight: the parent records it and starts a fresh worker.
+#include "commands.hpp"
+
+#include "case_runner.hpp"
+#include "loader.hpp"
+#include "options.hpp"
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <iostream>
+
+namespace kb {
+namespace {
+
+constexpr int kResultsFd = 3;
+
+void send(const std::string& kind, const Record& record) {
+  if (!write_text(kResultsFd, encode_record(kind, record))) _exit(0);  // the parent is gone
+}
+
+}  // namespace
+
+int worker_command(const std::vector<std::string>& args) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // Ctrl-C reaches the whole process group: the parent decides whether the case in flight ends.
+  signal(SIGINT, SIG_IGN);
+  // Results travel on descriptor 3; a plugin's printing (hello, debugging) must not reach the
+  // parent's terminal uninvited, so standard output goes nowhere.
+  if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
+
+  std::string file;
+  int device = -1;
+  double copy_gbps = 0;
+  std::vector<std::string> unused_dirs;
+  TimingOptions timing;
+  bool latency_off = false;
+  po::options_description description;
+  description.add_options()("plugin-file", po::value(&file)->required(), "")(
+      "device", po::value(&device), "")("copy-gbps", po::value(&copy_gbps), "");
+  description.add(timing_options(timing.rule, latency_off));
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(description).run(), vm);
+  po::notify(vm);
+  timing.hide_launch_latency = !latency_off;
+
+  Record hello;
+  try {
+    const auto plugin = load_plugin(file);
+    if (plugin->api->device == KB_DEVICE_CUDA && copy_gbps <= 0) {
+      copy_gbps = measure_copy_gbps(device);
+    }
+    hello["copy_gbps"] = std::to_string(copy_gbps);
+    CaseRunner runner(*plugin->api, device, timing);
+    send("hello", hello);
+
+    LineReader input(0);
+    std::string line, kind;
+    Record fields;
+    while (input.read_line(line, -1) == LineReader::Status::line) {
+      if (!decode_record(line, kind, fields) || kind != "case") continue;
+      const Record result = runner.run(case_from_record(fields));
+      send("result", result);
+      if (result.count("fatal")) return 0;
+    }
+  } catch (const std::exception& e) {
+    hello["error"] = e.what();
+    send("hello", hello);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace kb

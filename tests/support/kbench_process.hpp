@@ -1,0 +1,31 @@
+// Running the real, built `kbench` executable from a test and reading back what it wrote.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kbtest {
+
+using Row = std::map<std::string, std::string>;  // CSV column name -> cell
+
+struct Run {
+  int exit_code = -1;
+  std::string output;     // standard output and standard error, interleaved
+  std::vector<Row> rows;  // the CSV rows the run appended, read back through the results store
+};
+
+// Runs `kbench <args...> --output <fresh temporary CSV>` and reads the CSV back.
+Run kbench(const std::vector<std::string>& args);
+
+// True when the CUDA runtime sees at least one device.
+bool cuda_device_present();
+
+}  // namespace kbtest
+
+#define KBTEST_REQUIRE_GPU()                                                   \
+  do {                                                                         \
+    if (!::kbtest::cuda_device_present()) GTEST_SKIP() << "no CUDA device";    \
+  } while (0)
