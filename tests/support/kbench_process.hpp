@@ -15,10 +15,15 @@ struct Run {
   int exit_code = -1;
   std::string output;     // standard output and standard error, interleaved
   std::vector<Row> rows;  // the CSV rows the run appended, read back through the results store
+  std::string csv_error;  // why the CSV could not be read back, if it could not
 };
 
-// Runs `kbench <args...> --output <fresh temporary CSV>` and reads the CSV back.
-Run kbench(const std::vector<std::string>& args);
+// Runs `kbench <args...>`; for `run`, adds `--output <csv>` (a fresh temporary file when `csv` is
+// empty) and reads the CSV back.
+Run kbench(const std::vector<std::string>& args, const std::string& csv = "");
+
+// The folder the build writes the test plugins to: <root>/loader, <root>/faulty.
+std::string test_plugin_dir(const std::string& name);
 
 // True when the CUDA runtime sees at least one device.
 bool cuda_device_present();

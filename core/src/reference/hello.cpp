@@ -15,23 +15,25 @@ namespace {
 // formatted line (55 bytes), and a line lost to a FIFO that was too small shows up as missing.
 constexpr std::size_t kFifoBytesPerLine = 128;
 
-// The FIFO can only be resized before the process launches its first kernel that uses printf, so
-// the first case reserves room for the largest launch acceptance allows, and later cases find it
-// already big enough.
+// The FIFO can only be resized before the process launches its first kernel that uses printf
+// (cudaDeviceSetLimit returns cudaErrorInvalidValue after that), so the first case reserves room
+// for the largest launch acceptance allows, and later cases find it already big enough. Should the
+// device refuse that much, this case's own size is the fallback.
 void reserve_printf_fifo(std::int64_t lines) {
   const std::size_t needed = static_cast<std::size_t>(lines) * kFifoBytesPerLine;
   const std::size_t largest = static_cast<std::size_t>(kMaxThreads) * kFifoBytesPerLine;
   std::size_t size = 0;
   KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
-  if (size < largest && cudaDeviceSetLimit(cudaLimitPrintfFifoSize, largest) != cudaSuccess) {
+  for (const std::size_t wanted : {largest, needed}) {
+    if (size >= wanted || cudaDeviceSetLimit(cudaLimitPrintfFifoSize, wanted) == cudaSuccess) break;
     cudaGetLastError();  // not sticky; the size check below decides
   }
   KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
   if (size < needed) {
     throw Error(KB_UNSUPPORTED,
-                "the device printf FIFO holds " + std::to_string(size) + " bytes and can no " +
-                    "longer be enlarged in this process (a printf kernel already ran); this case " +
-                    "needs " + std::to_string(needed));
+                "the device printf FIFO holds " + std::to_string(size) + " bytes and could not " +
+                    "be enlarged (a printf kernel already ran in this process, or the device " +
+                    "refused); this case needs " + std::to_string(needed));
   }
 }
 

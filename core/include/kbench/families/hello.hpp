@@ -125,11 +125,12 @@ struct Record {
 };
 static_assert(sizeof(Record) == 32, "Record is written by the device and read by the host");
 
-// How long each thread stays alive. Without it a block lives for less than the resolution of
-// %globaltimer (a few hundred nanoseconds against updates of 32 ns to 1 us, depending on the GPU),
-// so the [start, end] intervals of blocks that ran side by side would not reliably overlap, and
-// blocks that ran one after another could look simultaneous. 20 us is many timer updates long and
-// keeps a launch of kMaxThreads one-thread blocks to a few milliseconds.
+// How long each thread stays alive. Without it a block lives a few hundred nanoseconds, near or
+// below the update step of %globaltimer (the PTX ISA does not specify it; it is reported from tens
+// of nanoseconds to 1 us on different GPUs), so the [start, end] intervals of blocks that ran side
+// by side would not reliably overlap, and blocks that ran one after another could look
+// simultaneous. 20 us is many updates long and keeps a launch of kMaxThreads one-thread blocks to a
+// few milliseconds.
 constexpr std::uint64_t kLifeNs = 20'000;
 
 // Every slot holds its own thread's identity, and the tickets are 0 .. threads-1 once each.

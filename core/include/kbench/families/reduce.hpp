@@ -1,0 +1,149 @@
+// The reduce family: one number from n, their sum or their sum of squares (seed 003).
+// Shape {n}; block = threads per block (x only), {0,0,0} for plugins that choose their own launch;
+// op = kb_case.op, "sum" or "sumsq" (every plugin lists both). int32 is accumulated and returned
+// in int64, so it is exact and cannot overflow (2^28 squares of |x| <= 100 need 42 bits); float32
+// and float64 are accumulated as each strategy does and checked against a compensated long double
+// reference under a tolerance that grows with the strategy's summation depth (tolerance() below,
+// docs/families/reduce.md).
+#pragma once
+
+#include <kbench/plugin.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+namespace kb::reduce {
+
+enum class Op { sum, sumsq };
+
+inline constexpr const char* kOps = "sum,sumsq";  // KernelPlugin.ops of every reduce plugin
+
+// "sum" or "sumsq"; anything else throws KB_UNSUPPORTED.
+Op parse_op(const char* text);
+
+// What a strategy accumulates in and writes: int64 for int32 inputs, T otherwise.
+template <typename T>
+using Result = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+
+// The term element x adds, already converted to the accumulator type. The op is a kernel
+// argument, not a template parameter: the branch is uniform over the grid and costs nothing a
+// memory-bound loop would notice.
+template <typename A>
+__host__ __device__ inline A term(Op op, A x) {
+  return op == Op::sumsq ? x * x : x;
+}
+
+__host__ __device__ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// Levels of a binary tree over n leaves.
+constexpr int ceil_log2(std::int64_t n) {
+  int levels = 0;
+  while ((std::int64_t{1} << levels) < n) ++levels;
+  return levels;
+}
+
+// The value a correct reduction approximates (int32: exactly), and the scale its error is measured
+// against: sum |term(x_i)|, which stays meaningful when a signed sum cancels to near zero.
+struct Reference {
+  long double value;
+  long double scale;
+};
+
+// Compensated (Knuth's TwoSum) in long double: its error is far below every float64 tolerance.
+template <typename T>
+Reference reference(const T* x, std::int64_t n, Op op);
+
+// The bound a float result is held to, relative to Reference::scale. `depth` is the largest
+// number of additions in T that any one term passes through on its way to the result (n for a
+// serial loop, n/threads + the levels of the trees after it for a parallel one). Higham
+// (Accuracy and Stability of Numerical Algorithms, 2nd ed., eq. 4.4) bounds any summation order
+// by depth * u * scale to first order. The tolerance is 2 u (depth + 2): the +2 for rounding the
+// square and the result, the factor 2 for the second-order terms and a miscounted level; capped
+// at 1, where the check only asks for a finite result of the right size. This is the
+// deterministic bound, not the probabilistic sqrt(depth) one: a long float32 chain of positive
+// squares stagnates and all its errors share a sign (seed 003's one thread, float32 sumsq of 10^7:
+// 1e-2). 0 (exact) for int32.
+template <typename T>
+double tolerance(double depth) {
+  if constexpr (std::is_integral_v<T>) {
+    return 0.0;
+  } else {
+    const double u = std::numeric_limits<T>::epsilon() / 2;
+    const double bound = 2.0 * u * (depth + 2.0);
+    return bound < 1.0 ? bound : 1.0;
+  }
+}
+
+// |got - value| / scale against the tolerance (0: got must equal value). NaN and infinities fail.
+kb_verification check(long double got, const Reference& expected, double tolerance, double depth);
+
+template <typename T>
+class Problem {
+ public:
+  using Out = Result<T>;
+
+  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+      : n(c.shape[0]),
+        op(parse_op(c.op)),
+        block(static_cast<unsigned>(c.block[0])),
+        in_(where, static_cast<std::size_t>(n)),
+        out_(where, 1) {
+    if (n < 1) throw Error(KB_ERROR, "reduce needs at least one element");
+    // Integers in [-100, 100], floats in [-1, 1): both signs, so a signed sum cancels.
+    const std::vector<T> host = random_vector<T>(static_cast<std::size_t>(n), c.seed, 1);
+    expected_ = reference(host.data(), n, op);
+    in_.upload(host);
+    work.bytes = static_cast<double>(in_.bytes() + out_.bytes());
+    work.flops = static_cast<double>(n) * (op == Op::sumsq ? 2.0 : 1.0);
+  }
+
+  const std::int64_t n;
+  const Op op;
+  const unsigned block;  // threads per block; 0 for plugins that choose their own
+
+  const T* in() const noexcept { return in_.data(); }
+  Out* out() const noexcept { return const_cast<Out*>(out_.data()); }
+
+  // Floats: NaN (0xFF bytes). int64: 0xFF bytes would be -1, a possible sum; 0x80 bytes is
+  // -9.2e18, which no sum of |x| <= 100 reaches.
+  void poison(cudaStream_t stream) {
+    const int byte = std::is_integral_v<T> ? 0x80 : 0xFF;
+    if (out_.where() == KB_DEVICE_CUDA) {
+      KB_CUDA_CHECK(cudaMemsetAsync(out_.data(), byte, sizeof(Out), stream));
+    } else {
+      std::memset(out_.data(), byte, sizeof(Out));
+    }
+  }
+
+  // For a strategy that knows its summation depth (see tolerance()).
+  kb_verification verify(double depth) const {
+    const Out got = out_.download()[0];
+    return check(static_cast<long double>(got), expected_, tolerance<T>(depth), depth);
+  }
+  // Depth n - 1 bounds every summation order: for strategies whose order is not known (a library).
+  kb_verification verify() const { return verify(static_cast<double>(n - 1)); }
+
+ private:
+  Array<T> in_;
+  Array<Out> out_;
+  Reference expected_{};
+};
+
+// Acceptance rules the strategies share (all ask for a 1D block).
+int accepts_1d_block(const kb_case* c, kb_message* why);            // any threads per block
+int accepts_power_of_two_block(const kb_case* c, kb_message* why);  // shared-memory trees
+int accepts_warp_multiple_block(const kb_case* c, kb_message* why); // whole warps (shuffles)
+
+// Depth of a grid-stride walk by grid x block threads, then a block reduction of `levels` levels,
+// then the last block adding the grid's block totals (ceil(grid / block) each) and reducing again.
+inline double last_block_depth(std::int64_t n, unsigned grid, unsigned block, int levels) {
+  return static_cast<double>(ceil_div(n, std::int64_t{grid} * block) + ceil_div(grid, block) +
+                             2 * levels);
+}
+
+}  // namespace kb::reduce

@@ -1,0 +1,49 @@
+// Seed 000's Hello World as data: instead of printing, every thread records who it is, which SM
+// ran it, when it started and ended, and in which order it arrived, so kb::hello::RecordProblem
+// can answer the seed's question about output order with numbers.
+#include <kbench/families/hello.hpp>
+
+namespace {
+
+__device__ std::uint64_t globaltimer() {
+  std::uint64_t ns;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+__device__ std::uint32_t smid() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+__global__ void hello_record(kb::hello::Record* records, std::uint32_t* counter,
+                             std::uint32_t threads, std::uint64_t life_ns) {
+  const std::uint64_t start = globaltimer();
+  const std::uint32_t ticket = atomicAdd(counter, 1u);
+  // The last arrival resets the counter: every other thread has taken its ticket by then, and the
+  // next launch on the stream starts after this one ends. So a launch is this one kernel, with
+  // no memset before it in the timed region.
+  if (ticket == threads - 1) atomicExch(counter, 0u);
+  std::uint64_t end = start;
+  while (end - start < life_ns) end = globaltimer();
+  const std::uint32_t lane = threadIdx.x + threadIdx.y * blockDim.x;
+  records[std::size_t{blockIdx.x} * (blockDim.x * blockDim.y) + lane] =
+      kb::hello::Record{blockIdx.x, static_cast<std::uint16_t>(threadIdx.x),
+                        static_cast<std::uint16_t>(threadIdx.y), smid(), ticket, start, end};
+}
+
+template <typename T>
+struct HelloRecord {
+  static void launch(const kb::hello::RecordProblem<T>& p, kb::Launcher& launch) {
+    launch(hello_record, p.geometry.grid(), p.geometry.block(), 0, p.records(), p.counter(),
+           p.geometry.threads(), kb::hello::kLifeNs);
+  }
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::hello::RecordProblem, HelloRecord, kb::NoDTypes,
+              {"hello/record", "1",
+               "seed 000 as data: per thread SM, arrival ticket and start/end time; order metrics",
+               KB_DEVICE_CUDA, 0, "", kb::hello::accepts})

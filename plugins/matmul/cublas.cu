@@ -1,0 +1,24 @@
+// The vendor library at the precision of the data type: cublasSgemm / cublasDgemm in
+// CUBLAS_DEFAULT_MATH, which never lowers the precision (no TF32 for float32; float64 may use the
+// FP64 tensor cores, which are IEEE double). The yardstick for matmul/regblock.
+#include "cublas.hpp"
+
+namespace {
+
+template <typename T>
+struct Cublas {
+  explicit Cublas(const kb::matmul::Problem<T>&) : handle(CUBLAS_DEFAULT_MATH) {}
+
+  void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+    kb::matmul::gemm(handle.on(launch.stream()), p);
+    launch.record_library_call();
+  }
+
+  kb::matmul::CublasHandle handle;
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::matmul::Problem, Cublas, kb::FloatDTypes,
+              {"matmul/cublas", "1", "cublasSgemm / cublasDgemm, default (full precision) math",
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})

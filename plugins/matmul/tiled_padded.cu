@@ -1,0 +1,21 @@
+// matmul/tiled with a tile pitch of tile + 1 (seed 001's guard against bank conflicts). The
+// inner loop reads a row of the A tile (one address per row of the warp: a broadcast) and a row
+// of the B tile (consecutive banks), never a column, so there is no conflict to remove: expect
+// about the time of matmul/tiled. kbench lets the seed's claim be tested.
+#include "tiled.cuh"
+
+namespace {
+
+template <typename T>
+struct TiledPadded {
+  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+    kb::matmul::launch_tiled(p, launch, /*pitch=*/p.block.x + 1);
+  }
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::matmul::Problem, TiledPadded, kb::FloatDTypes,
+              {"matmul/tiled_padded", "1",
+               "matmul/tiled with tiles padded to tile+1 columns (seed 001)", KB_DEVICE_CUDA, 0,
+               "", kb::matmul::accepts_square_block})

@@ -1,0 +1,64 @@
+// NVIDIA's library reduction, cub::DeviceReduce: Sum for sum, TransformReduce with a squaring
+// transform for sumsq, both into Result<T> (int32 accumulates in int64 here too). Its temporary
+// storage is sized and allocated in setup; launch only enqueues. It chooses its own launch shape;
+// its summation order is not ours to know, so it is checked with the bound that holds for any
+// order (depth n - 1).
+#include <kbench/families/reduce.hpp>
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace {
+
+using namespace kb::reduce;
+
+template <typename T>
+struct SquareAs {
+  __device__ Result<T> operator()(T x) const {
+    const Result<T> a = x;
+    return a * a;
+  }
+};
+
+// With temp == nullptr: only writes the bytes it needs to temp_bytes.
+template <typename T>
+cudaError_t device_reduce(const Problem<T>& p, void* temp, std::size_t& temp_bytes,
+                          cudaStream_t stream) {
+  if (p.op == Op::sum) {
+    return cub::DeviceReduce::Sum(temp, temp_bytes, p.in(), p.out(), p.n, stream);
+  }
+  return cub::DeviceReduce::TransformReduce(temp, temp_bytes, p.in(), p.out(), p.n,
+                                            cuda::std::plus<>{}, SquareAs<T>{}, Result<T>{0},
+                                            stream);
+}
+
+template <typename T>
+std::size_t temp_bytes_for(const Problem<T>& p) {
+  std::size_t bytes = 0;
+  KB_CUDA_CHECK(device_reduce(p, nullptr, bytes, nullptr));
+  return bytes;
+}
+
+template <typename T>
+struct Cub {
+  explicit Cub(const Problem<T>& p)
+      : temp_bytes(temp_bytes_for(p)), temp(KB_DEVICE_CUDA, std::max<std::size_t>(temp_bytes, 1)) {}
+
+  void launch(const Problem<T>& p, kb::Launcher& launch) {
+    std::size_t bytes = temp_bytes;
+    KB_CUDA_CHECK(device_reduce(p, temp.data(), bytes, launch.stream()));
+    launch.record_library_call();
+  }
+
+  const std::size_t temp_bytes;
+  kb::Array<unsigned char> temp;
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::reduce::Problem, Cub, kb::AllDTypes,
+              {"reduce/cub", "1", "cub::DeviceReduce::Sum / TransformReduce (squares)",
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})

@@ -1,0 +1,39 @@
+// Seed 003 version 1.0: one block, each thread adds its own contiguous chunk of n / threads
+// elements. Neighbouring threads read addresses a chunk apart, so each warp load touches 32
+// different cache lines instead of one: uncoalesced. Thread 0 then adds the threads' totals.
+#include <kbench/families/reduce_device.cuh>
+
+namespace {
+
+using namespace kb::reduce;
+
+template <typename T>
+__global__ void reduce_one_block_chunked(const T* in, std::int64_t n, Op op, Result<T>* out) {
+  using Acc = Result<T>;
+  const std::int64_t chunk = ceil_div(n, blockDim.x);
+  const std::int64_t begin = threadIdx.x * chunk;
+  const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+  Acc sum = 0;
+  for (std::int64_t i = begin; i < end; ++i) sum += term(op, static_cast<Acc>(in[i]));
+  sum = serial_block_sum(sum);
+  if (threadIdx.x == 0) *out = sum;
+}
+
+template <typename T>
+struct OneBlockChunked {
+  static void launch(const Problem<T>& p, kb::Launcher& launch) {
+    launch(reduce_one_block_chunked<T>, 1, p.block, p.block * sizeof(Result<T>), p.in(), p.n, p.op,
+           p.out());
+  }
+  // A chunk in one chain, then thread 0's chain over the block.
+  static kb_verification verify(const Problem<T>& p) {
+    return p.verify(static_cast<double>(ceil_div(p.n, p.block) + p.block));
+  }
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::reduce::Problem, OneBlockChunked, kb::AllDTypes,
+              {"reduce/one_block_chunked", "1",
+               "one block, a contiguous chunk per thread: uncoalesced (seed 003 version 1.0)",
+               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_1d_block})

@@ -1,0 +1,21 @@
+// Seeds 002 and 004: the shared tile without padding. Writing the output reads the tile down a
+// column; with a 32-wide tile all 32 threads of a warp hit one bank (16-way for float64's
+// 8-byte words per half-warp), so the reads are serialised.
+#include "shared_tile.cuh"
+
+namespace {
+
+template <typename T>
+struct Shared {
+  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+    kb::transpose::launch_shared_tile<T, /*kPad=*/0, /*kSwapped=*/false>(p, launch);
+  }
+};
+
+}  // namespace
+
+KBENCH_PLUGIN(kb::transpose::Problem, Shared, kb::AllDTypes,
+              {"transpose/shared", "1",
+               "shared-memory tile = block, no padding: bank conflicts (seeds 002/004)",
+               KB_DEVICE_CUDA, 0, "",
+               kb::transpose::accepts_square_block_up_to_32})

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test with ctest. Without a GPU the tests
+# labelled `gpu` skip with a reason; the host tests must pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh -DKBENCH_BUILD_TESTS=ON
+ctest --test-dir "${KBENCH_BUILD_DIR:-build}" --output-on-failure -j"$(nproc)" --timeout 1200

@@ -1,0 +1,119 @@
+// Every transpose plugin, every data type, through the real `kbench run`: each case it accepts
+// must come back `ok` (exact against the host reference), on the seeds' odd sizes and on the
+// shapes that drive transpose/fast's 16-byte path through whole and partial tiles.
+#include "../support/kbench_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+const std::vector<std::string> kDtypes = {"float32", "float64", "int32"};
+const std::vector<std::string> kBlocks = {"8x8", "16x16", "32x32", "32x8"};
+
+struct Plugin {
+  std::string name;
+  std::vector<std::string> blocks;  // the blocks of kBlocks it accepts; {"-"}: its own shape
+  bool int32 = true;
+};
+
+const std::vector<Plugin> kPlugins = {
+    {"transpose/cpu", {"-"}},
+    {"transpose/naive_row", kBlocks},
+    {"transpose/naive_col", kBlocks},
+    {"transpose/shared", {"8x8", "16x16", "32x32"}},
+    {"transpose/shared_padded", {"8x8", "16x16", "32x32"}},
+    {"transpose/shared_swapped_index", {"8x8", "16x16", "32x32"}},
+    {"transpose/tiled_coarse", {"32x32", "32x8"}},
+    {"transpose/fast", {"-"}},
+    {"transpose/cublas", {"-"}, /*int32=*/false},
+    {"transpose/copy", {"-"}},
+};
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+std::string key(const std::string& plugin, const std::string& dtype, const std::string& shape,
+                const std::string& block) {
+  return plugin + " " + dtype + " " + shape + " block " + block;
+}
+
+// Runs the whole family on `sizes` (each written RxC, as the results write shapes) and checks
+// that every case a plugin accepts is `ok` with no error, that the cases it refuses are the ones
+// its acceptance rule names, and that cuBLAS is never planned for int32.
+void expect_every_case_exact(const std::vector<std::string>& sizes) {
+  const kbtest::Run run =
+      kbtest::kbench({"run", "--family", "transpose", "--sizes", join(sizes), "--blocks",
+                      join(kBlocks), "--dtypes", join(kDtypes), "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+
+  std::set<std::string> expected_ok;
+  for (const auto& plugin : kPlugins) {
+    for (const auto& dtype : kDtypes) {
+      if (dtype == "int32" && !plugin.int32) continue;
+      for (const auto& size : sizes) {
+        for (const auto& block : plugin.blocks) expected_ok.insert(key(plugin.name, dtype, size, block));
+      }
+    }
+  }
+
+  std::set<std::string> seen_ok;
+  for (const auto& row : run.rows) {
+    const std::string& plugin = row.at("plugin");
+    const std::string& dtype = row.at("dtype");
+    const std::string k = key(plugin, dtype, row.at("shape"), row.at("block"));
+    const std::string& status = row.at("status");
+    EXPECT_FALSE(plugin == "transpose/cublas" && dtype == "int32") << "planned: " << k;
+    if (status == "ok") {
+      EXPECT_TRUE(expected_ok.count(k)) << "ok, but the plugin should have refused it: " << k;
+      EXPECT_EQ(std::stod(row.at("max_rel_error")), 0.0) << k;
+      seen_ok.insert(k);
+    } else if (status == "unsupported") {
+      EXPECT_FALSE(expected_ok.count(k)) << "refused: " << k << ": " << row.at("message");
+    } else {
+      ADD_FAILURE() << k << ": " << status << ": " << row.at("message");
+    }
+  }
+  for (const auto& k : expected_ok) EXPECT_TRUE(seen_ok.count(k)) << "no ok row for " << k;
+}
+
+TEST(TransposeGpu, EveryPluginExactOnOddSizes) {
+  KBTEST_REQUIRE_GPU();
+  // Seed 004's 1111x113 and the edges of every tile size: single elements, single rows and
+  // columns longer than a tile, one past a 32-tile in one direction and one short in the other.
+  expect_every_case_exact({"1x1", "1x4097", "33x31", "1111x113", "4097x1"});
+}
+
+TEST(TransposeGpu, EveryPluginExactOnVectorisableSizes) {
+  KBTEST_REQUIRE_GPU();
+  // Divisible by 4 (and so by float64's 2) in both dimensions: transpose/fast's 16-byte path,
+  // on one or several whole tiles (64x64, 256x192), partial tiles at the right and bottom edges
+  // (68x132, 132x68, 1024x1028) and tiles with a few rows and columns only (4x4); 2x6 is
+  // divisible by 2 only, so float64 takes the 16-byte path and the 4-byte types the other.
+  expect_every_case_exact({"4x4", "2x6", "64x64", "68x132", "132x68", "256x192", "1024x1028"});
+}
+
+TEST(TransposeGpu, Seed004PresetRunsExact) {
+  KBTEST_REQUIRE_GPU();
+  const std::string source = __FILE__;  // .../tests/gpu/transpose_gpu_test.cpp
+  const std::string root = source.substr(0, source.rfind("/tests/"));
+  const kbtest::Run run =
+      kbtest::kbench({"run", "--config", root + "/presets/seed004-transpose.ini",
+                      "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_FALSE(run.rows.empty()) << run.output;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << ": " << row.at("message");
+    EXPECT_EQ(row.at("dtype"), "int32");
+    EXPECT_EQ(row.at("shape"), "1111x113");
+  }
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+// Host plugins for the loader's and the runner's failure paths, built from this one file with a
+// different KBT_FAULT each (see tests/CMakeLists.txt). KBT_FAULT names what goes wrong; "none" is
+// a correct plugin: out = 2 * in over n integers, checked exactly.
+#include <kbench/plugin.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <signal.h>
+#include <stdexcept>
+#include <vector>
+
+#ifndef KBT_NAME
+#define KBT_NAME "testing/good"
+#endif
+#define KBT_IS(fault) (std::strcmp(KBT_FAULT, fault) == 0)
+
+namespace {
+
+struct State {
+  std::vector<int> in, out;
+};
+
+volatile int* null_pointer = nullptr;
+
+void fault_at(const char* stage) {
+  if (std::strncmp(KBT_FAULT, stage, std::strlen(stage)) != 0) return;
+  const char* what = KBT_FAULT + std::strlen(stage);
+  if (!std::strcmp(what, "_segfault")) *null_pointer = 1;
+  if (!std::strcmp(what, "_abort")) std::abort();
+  if (!std::strcmp(what, "_exit")) std::exit(3);
+  if (!std::strcmp(what, "_hang")) while (true) {}
+  if (!std::strcmp(what, "_throw")) throw std::runtime_error("thrown inside the plugin");
+}
+
+int accepts(const kb_case* c, kb_message* why) {
+  if (c->shape[0] > 1000000) {
+    std::snprintf(why->text, sizeof why->text, "at most 10^6 elements");
+    return 0;
+  }
+  return 1;
+}
+
+kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) {
+  fault_at("setup");
+  if (KBT_IS("setup_error")) {
+    std::snprintf(msg->text, sizeof msg->text, "setup refused, with \"quotes\", commas\nand a newline");
+    return KB_ERROR;
+  }
+  if (KBT_IS("setup_oom")) {
+    std::snprintf(msg->text, sizeof msg->text, "cannot allocate 1 TB");
+    return KB_OOM;
+  }
+  auto* s = new State;
+  s->in.resize(static_cast<std::size_t>(c->shape[0]));
+  for (std::size_t i = 0; i < s->in.size(); ++i) s->in[i] = static_cast<int>((i * 7 + c->seed) % 1000) + 1;
+  s->out.resize(s->in.size());
+  work->bytes = 8.0 * s->in.size();
+  work->flops = static_cast<double>(s->in.size());
+  *state = s;
+  return KB_OK;
+}
+
+kb_status poison(void* state, void*, kb_message*) {
+  auto* s = static_cast<State*>(state);
+  std::fill(s->out.begin(), s->out.end(), -1);
+  return KB_OK;
+}
+
+kb_status launch(void* state, void*, kb_launch_config*, kb_message* msg) {
+  try {
+    fault_at("launch");
+  } catch (const std::exception& e) {
+    std::snprintf(msg->text, sizeof msg->text, "exception: %s", e.what());
+    return KB_ERROR;
+  }
+  if (KBT_IS("launch_error")) {
+    std::snprintf(msg->text, sizeof msg->text, "launch failed on purpose");
+    return KB_ERROR;
+  }
+  auto* s = static_cast<State*>(state);
+  for (std::size_t i = 0; i < s->in.size(); ++i) s->out[i] = 2 * s->in[i];
+  return KB_OK;
+}
+
+kb_status verify(void* state, kb_verification* result, kb_message* msg) {
+  fault_at("verify");
+  if (KBT_IS("verify_error")) {
+    std::snprintf(msg->text, sizeof msg->text, "could not check");
+    return KB_ERROR;
+  }
+  auto* s = static_cast<State*>(state);
+  result->passed = 1;
+  result->checked = s->in.size();
+  for (std::size_t i = 0; i < s->in.size(); ++i) {
+    const int expected = KBT_IS("verify_wrong") ? 3 * s->in[i] : 2 * s->in[i];
+    if (s->out[i] != expected) result->passed = 0, result->max_rel_error = 1.0;
+  }
+  std::snprintf(result->metrics, sizeof result->metrics, "elements=%zu", s->in.size());
+  return result->passed ? KB_OK : KB_VERIFY_FAILED;
+}
+
+void teardown(void* state) { delete static_cast<State*>(state); }
+
+KernelPlugin make_descriptor() {
+  KernelPlugin p{};
+  p.abi_version = KB_ABI_VERSION;
+  p.struct_size = sizeof(KernelPlugin);
+  p.name = KBT_NAME;
+  p.family = "testing";
+  p.version = "1";
+  p.description = "test plugin: " KBT_FAULT;
+  p.device = KB_DEVICE_HOST;
+  p.dtypes = KB_DTYPE_I32;
+  p.flags = KB_FLAG_OWN_LAUNCH_SHAPE;
+  p.ops = "";
+  p.cuda_archs = "";
+  p.accepts = accepts;
+  p.setup = setup;
+  p.poison = poison;
+  p.launch = launch;
+  p.verify = verify;
+  p.teardown = teardown;
+  if (KBT_IS("abi_version")) p.abi_version = KB_ABI_VERSION + 1;
+  if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
+  if (KBT_IS("null_hook")) p.launch = nullptr;
+  if (KBT_IS("bad_name")) p.name = "no_slash";
+  return p;
+}
+
+}  // namespace
+
+#ifndef KBT_NO_ENTRY
+extern "C" KB_EXPORT const KernelPlugin* kbench_plugin(void) {
+  static const KernelPlugin plugin = make_descriptor();
+  return &plugin;
+}
+#else
+extern "C" KB_EXPORT const KernelPlugin* some_other_symbol(void) {
+  static const KernelPlugin plugin = make_descriptor();
+  return &plugin;
+}
+#endif

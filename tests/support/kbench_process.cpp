@@ -1,0 +1,66 @@
+#include "support/kbench_process.hpp"
+
+#include "device_info.hpp"
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+
+namespace kbtest {
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string test_plugin_dir(const std::string& name) {
+  return std::string(KBT_PLUGIN_ROOT) + "/" + name;
+}
+
+Run kbench(const std::vector<std::string>& args, const std::string& given_csv) {
+  namespace fs = boost::filesystem;
+  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-test-%%%%-%%%%");
+  fs::create_directories(folder);
+  const std::string csv = given_csv.empty() ? (folder / "results.csv").string() : given_csv;
+
+  std::string command = shell_quote(KBENCH_EXE);
+  for (const auto& a : args) command += " " + shell_quote(a);
+  if (!args.empty() && args.front() == "run") command += " --output " + shell_quote(csv);
+  command += " 2>&1";
+
+  Run run;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+    const int status = pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  try {
+    if (fs::exists(csv) && fs::file_size(csv) > 0) {
+      for (const auto& row : kb::read_results(csv)) {
+        Row cells;
+        for (std::size_t i = 0; i < kb::kResultColumnCount; ++i) {
+          cells[kb::kResultColumns[i]] = row.cells()[i];
+        }
+        run.rows.push_back(std::move(cells));
+      }
+    }
+  } catch (const std::exception& e) {
+    run.csv_error = e.what();
+  }
+  fs::remove_all(folder);
+  return run;
+}
+
+bool cuda_device_present() { return kb::cuda_device_count(nullptr) > 0; }
+
+}  // namespace kbtest

@@ -1,0 +1,159 @@
+// Nothing lost: misbehaving plugins (real .so files built from tests/plugins/test_plugin.cpp) each
+// become a row with the right status and message, and every other case still runs.
+#include "support/kbench_process.hpp"
+
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace {
+
+using kbtest::kbench;
+namespace fs = boost::filesystem;
+
+TEST(Isolation, EveryFaultBecomesItsOwnRowAndTheSweepGoesOn) {
+  const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--family",
+                           "testing", "--sizes", "1000,2000", "--dtypes", "int32",
+                           "--case-timeout", "2", "--max-time", "0.02"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;  // something other than ok/unsupported happened
+
+  std::map<std::string, std::vector<kbtest::Row>> by_plugin;
+  for (const auto& row : run.rows) by_plugin[row.at("plugin")].push_back(row);
+  // Two sizes each: a crash on the first case must not cost the second.
+  for (const auto& [plugin, rows] : by_plugin) EXPECT_EQ(rows.size(), 2u) << plugin;
+
+  const std::map<std::string, std::pair<std::string, std::string>> expected = {
+      {"testing/good", {"ok", ""}},
+      {"testing/setup_segfault", {"crashed", "killed by signal 11"}},
+      {"testing/launch_abort", {"crashed", "killed by signal 6"}},
+      {"testing/verify_exit", {"crashed", "exited with code 3"}},
+      {"testing/launch_hang", {"timeout", "no result after 2"}},
+      {"testing/launch_throw", {"error", "exception: thrown inside the plugin"}},
+      {"testing/verify_wrong", {"verify_failed", "verification failed"}},
+      {"testing/setup_error", {"error", "setup: setup refused, with \"quotes\", commas\nand a newline"}},
+      {"testing/launch_error", {"error", "launch: launch failed on purpose"}},
+      {"testing/verify_error", {"error", "verify: could not check"}},
+      {"testing/setup_oom", {"oom", "cannot allocate 1 TB"}},
+  };
+  ASSERT_EQ(by_plugin.size(), expected.size()) << run.output;
+  for (const auto& [plugin, outcome] : expected) {
+    ASSERT_TRUE(by_plugin.count(plugin)) << plugin << " has no rows";
+    for (const auto& row : by_plugin[plugin]) {
+      EXPECT_EQ(row.at("status"), outcome.first) << plugin << ": " << row.at("message");
+      EXPECT_NE(row.at("message").find(outcome.second), std::string::npos)
+          << plugin << ": " << row.at("message");
+    }
+  }
+  EXPECT_EQ(by_plugin["testing/good"][0].at("metrics"), "elements=1000");
+  EXPECT_NE(run.output.find("22 cases: 2 ok, 2 verify_failed, 0 unsupported, 8 error, 6 crashed, "
+                            "2 timeout, 2 oom"),
+            std::string::npos)
+      << run.output;
+}
+
+pid_t spawn_kbench(const std::vector<std::string>& args) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execv(KBENCH_EXE, argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+std::size_t rows_in(const std::string& csv) {
+  if (!fs::exists(csv) || fs::file_size(csv) == 0) return 0;
+  return kb::read_results(csv).size();
+}
+
+class Interruption : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-kill-%%%%");
+    fs::create_directories(folder_);
+    csv_ = (folder_ / "results.csv").string();
+    args_ = {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
+             "--sizes", "100,200,300,400,500,600,700,800,900,1000,1100,1200", "--dtypes", "int32",
+             "--min-time", "0.15", "--max-time", "0.15", "--output", csv_, "--run-id", "night-1"};
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  void wait_for_rows(std::size_t n) {
+    for (int i = 0; i < 200 && rows_in(csv_) < n; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+  }
+
+  void expect_every_case_once() {
+    const auto rows = kb::read_results(csv_);
+    std::multiset<std::string> shapes;
+    for (const auto& r : rows) {
+      EXPECT_EQ(r.get("status"), "ok");
+      EXPECT_EQ(r.get("run_id"), "night-1");
+      shapes.insert(r.get("shape"));
+    }
+    EXPECT_EQ(rows.size(), 12u);
+    EXPECT_EQ(std::set<std::string>(shapes.begin(), shapes.end()).size(), 12u);
+  }
+
+  fs::path folder_;
+  std::string csv_;
+  std::vector<std::string> args_;
+};
+
+TEST_F(Interruption, SigkillThenResumeCompletesExactlyTheMissingCases) {
+  const pid_t pid = spawn_kbench(args_);
+  wait_for_rows(3);
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::size_t before = rows_in(csv_);  // the file parses whole after a SIGKILL
+  ASSERT_GE(before, 3u);
+  ASSERT_LT(before, 12u) << "the run finished before it could be killed";
+
+  auto resumed = args_;
+  resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
+  resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
+  const auto run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find(std::to_string(before) + " already in the CSV"), std::string::npos)
+      << run.output;
+  expect_every_case_once();
+}
+
+TEST_F(Interruption, SigintFinishesTheCaseFlushesAndPrintsTheResumeCommand) {
+  const pid_t pid = spawn_kbench(args_);
+  wait_for_rows(2);
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::size_t before = rows_in(csv_);
+  EXPECT_LT(before, 12u);
+  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok");  // none torn
+
+  auto resumed = args_;
+  resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
+  resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
+  const auto run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  expect_every_case_once();
+}
+
+}  // namespace

@@ -1,0 +1,77 @@
+#include "loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace kb {
+namespace {
+
+const std::string kLoaderDir = std::string(KBT_PLUGIN_ROOT) + "/loader";
+
+TEST(Loader, LoadsTheGoodPluginAndRefusesEachBrokenOneWithItsReason) {
+  const Discovery found = discover_plugins({kLoaderDir});
+  ASSERT_EQ(found.plugins.size(), 1u);
+  EXPECT_STREQ(found.plugins[0]->api->name, "testing/good");
+  EXPECT_STREQ(found.plugins[0]->api->family, "testing");
+
+  std::map<std::string, std::string> reasons;  // file name -> reason
+  for (const auto& f : found.failures) {
+    reasons[f.file.substr(f.file.rfind('/') + 1)] = f.reason;
+  }
+  const std::map<std::string, std::string> expected = {
+      {"kbt_abi_version.so", "built for ABI version 2, this kbench serves ABI version 1"},
+      {"kbt_struct_too_small.so", "KernelPlugin is"},
+      {"kbt_null_hook.so", "hook 'launch' is null"},
+      {"kbt_bad_name.so", "name 'no_slash' is not of the form family/strategy"},
+      {"kbt_no_entry.so", "no 'kbench_plugin' symbol exported"},
+      {"not_a_library.so", "not a loadable shared library"},
+  };
+  for (const auto& [file, reason] : expected) {
+    ASSERT_TRUE(reasons.count(file)) << file << " was not refused";
+    EXPECT_NE(reasons[file].find(reason), std::string::npos) << file << ": " << reasons[file];
+  }
+  // kbt_duplicate.so and kbt_good.so define the same name: whichever sorts second is refused.
+  ASSERT_TRUE(reasons.count("kbt_good.so"));
+  EXPECT_NE(reasons["kbt_good.so"].find("duplicate plugin name 'testing/good'"), std::string::npos);
+  EXPECT_EQ(found.failures.size(), expected.size() + 1);
+}
+
+TEST(Loader, KeepsTheLibraryAliveWhileThePluginIsUsed) {
+  std::shared_ptr<const LoadedPlugin> plugin = load_plugin(kLoaderDir + "/kbt_duplicate.so");
+  const KernelPlugin* api = plugin->api;
+  {
+    const Discovery other = discover_plugins({kLoaderDir});  // loads and drops the same file
+  }
+  kb_case c{};
+  c.dtype = KB_DTYPE_I32;
+  c.rank = 1;
+  c.shape[0] = 10;
+  void* state = nullptr;
+  kb_work work{};
+  kb_message message{};
+  ASSERT_EQ(api->setup(&c, &state, &work, &message), KB_OK);
+  EXPECT_DOUBLE_EQ(work.bytes, 80.0);
+  api->teardown(state);
+}
+
+TEST(Loader, SearchPathStartsNextToTheExecutableAndNeverInTheCurrentDirectory) {
+  setenv("KBENCH_PLUGIN_PATH", "/opt/a:/opt/b", 1);
+  const auto dirs = plugin_search_path({"/extra"});
+  unsetenv("KBENCH_PLUGIN_PATH");
+  ASSERT_EQ(dirs.size(), 4u);
+  EXPECT_NE(dirs[0].find("lib/kbench/plugins"), std::string::npos);
+  EXPECT_EQ(dirs[1], "/opt/a");
+  EXPECT_EQ(dirs[2], "/opt/b");
+  EXPECT_EQ(dirs[3], "/extra");
+  for (const auto& d : dirs) EXPECT_NE(d, ".");
+}
+
+TEST(Loader, AMissingExtraFolderIsReported) {
+  const Discovery found = discover_plugins({"/nonexistent-default", "/nonexistent-extra"});
+  ASSERT_EQ(found.failures.size(), 1u);
+  EXPECT_EQ(found.failures[0].file, "/nonexistent-extra");
+}
+
+}  // namespace
+}  // namespace kb

@@ -1,0 +1,159 @@
+#include "csv.hpp"
+#include "input_error.hpp"
+#include "results_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/filesystem.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
+
+namespace kb {
+namespace {
+
+namespace fs = boost::filesystem;
+
+class ResultsStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-store-%%%%-%%%%");
+    fs::create_directories(folder_);
+    path_ = (folder_ / "nested" / "results.csv").string();
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  static ResultRow row(const std::string& run, const std::string& message) {
+    ResultRow r;
+    r.set("run_id", run);
+    r.set("plugin", "testing/good");
+    r.set("status", "error");
+    r.set("message", message);
+    return r;
+  }
+
+  fs::path folder_;
+  std::string path_;
+};
+
+TEST(Csv, QuotesPerRfc4180AndKeepsOneRowPerLine) {
+  EXPECT_EQ(csv_cell("plain"), "plain");
+  EXPECT_EQ(csv_cell("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_cell("two\nlines"), "two\\nlines");
+  EXPECT_EQ(csv_cell("back\\slash"), "back\\\\slash");
+  EXPECT_EQ(csv_unescape("two\\nlines and back\\\\slash"), "two\nlines and back\\slash");
+  EXPECT_EQ(csv_line({"a", "b,c", ""}), "a,\"b,c\",\n");
+}
+
+TEST_F(ResultsStoreTest, RoundTripsMessagesWithCommasQuotesAndNewlines) {
+  const std::string nasty = "failed, at \"launch\"\nsecond line \\ with a backslash, and more";
+  {
+    ResultsStore store(path_);
+    store.append(row("run-1", nasty));
+    store.append(row("run-1", " leading and trailing spaces "));
+    store.append(row("run-2", ""));
+  }
+  std::ifstream in(path_);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header + "\n", header_line());
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].get("message"), nasty);
+  EXPECT_EQ(rows[1].get("message"), " leading and trailing spaces ");
+  EXPECT_EQ(rows[2].get("run_id"), "run-2");
+  EXPECT_EQ(rows[0].get("plugin"), "testing/good");
+}
+
+TEST_F(ResultsStoreTest, WritesTheHeaderOnceAcrossOpenings) {
+  { ResultsStore(path_).append(row("a", "x")); }
+  { ResultsStore(path_).append(row("b", "y")); }
+  std::ifstream in(path_);
+  std::string line;
+  int lines = 0, headers = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    if (line + "\n" == header_line()) ++headers;
+  }
+  EXPECT_EQ(lines, 3);
+  EXPECT_EQ(headers, 1);
+}
+
+TEST_F(ResultsStoreTest, RefusesAFileWithAnotherHeaderAndLeavesItUntouched) {
+  fs::create_directories(fs::path(path_).parent_path());
+  const std::string foreign = "when,what,how long\n2026-01-01,x,3\n";
+  { std::ofstream(path_) << foreign; }
+  try {
+    ResultsStore store(path_);
+    FAIL() << "accepted a foreign header";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path_), std::string::npos) << what;
+    EXPECT_NE(what.find("column 1 is 'when'"), std::string::npos) << what;
+  }
+  std::ifstream in(path_);
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, foreign);
+}
+
+TEST_F(ResultsStoreTest, ReportsACorruptRowWithFileAndLine) {
+  { ResultsStore(path_).append(row("a", "x")); }
+  { std::ofstream(path_, std::ios::app) << "only,three,cells\n"; }
+  try {
+    read_results(path_);
+    FAIL() << "read a corrupt file";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path_), std::string::npos) << what;
+    EXPECT_NE(what.find("3"), std::string::npos) << what;  // the line number
+  }
+}
+
+// Several processes append at once: every row must come back whole, none torn or interleaved.
+void concurrent_writers(const std::string& path, int writers, int rows_each) {
+  std::vector<pid_t> children;
+  for (int w = 0; w < writers; ++w) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ResultsStore store(path);
+      // Long messages make a torn write likely if rows were not written whole.
+      const std::string filler(300 + 50 * w, static_cast<char>('a' + w));
+      for (int i = 0; i < rows_each; ++i) {
+        ResultRow r;
+        r.set("run_id", "writer-" + std::to_string(w));
+        r.set("seed", std::to_string(i));
+        r.set("message", filler + ", row \"" + std::to_string(i) + "\"");
+        store.append(r);
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  const auto rows = read_results(path);
+  ASSERT_EQ(rows.size(), static_cast<std::size_t>(writers * rows_each));
+  std::set<std::string> seen;
+  for (const auto& r : rows) {
+    const int w = std::stoi(r.get("run_id").substr(7));
+    const std::string filler(300 + 50 * w, static_cast<char>('a' + w));
+    EXPECT_EQ(r.get("message"), filler + ", row \"" + r.get("seed") + "\"");
+    seen.insert(r.get("run_id") + "/" + r.get("seed"));
+  }
+  EXPECT_EQ(seen.size(), rows.size());
+}
+
+TEST_F(ResultsStoreTest, TwoWritersAThousandRowsEach) { concurrent_writers(path_, 2, 1000); }
+
+TEST_F(ResultsStoreTest, FourWritersTwoThousandRowsEach) { concurrent_writers(path_, 4, 2000); }
+
+}  // namespace
+}  // namespace kb

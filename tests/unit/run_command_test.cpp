@@ -1,0 +1,124 @@
+// `kbench run` end to end on host plugins: the real executable, real plugins, the CSV read back.
+#include "support/kbench_process.hpp"
+
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+namespace {
+
+using kbtest::kbench;
+namespace fs = boost::filesystem;
+
+int count_lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+TEST(RunCommand, HostTransposeWritesOkRowsWithMetadata) {
+  const auto run = kbench({"run", "--family", "transpose", "--sizes", "1111x113,33x31,1",
+                           "--dtypes", "float32,float64,int32", "--max-time", "0.05"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::map<std::string, int> cpu_rows;
+  for (const auto& row : run.rows) {
+    if (row.at("plugin") != "transpose/cpu") continue;
+    EXPECT_EQ(row.at("status"), "ok") << row.at("message");
+    EXPECT_EQ(row.at("family"), "transpose");
+    EXPECT_EQ(row.at("device"), "host");
+    EXPECT_EQ(row.at("block"), "-");
+    EXPECT_FALSE(row.at("run_id").empty());
+    EXPECT_FALSE(row.at("kbench_version").empty());
+    EXPECT_GT(std::stod(row.at("median_us")), 0.0);
+    EXPECT_GE(std::stoi(row.at("samples")), 10);
+    EXPECT_GT(std::stod(row.at("gbps")), 0.0);
+    EXPECT_EQ(row.at("max_rel_error"), "0");
+    ++cpu_rows[row.at("dtype") + " " + row.at("shape")];
+  }
+  EXPECT_EQ(cpu_rows.size(), 9u);
+  EXPECT_EQ(cpu_rows["int32 1111x113"], 1);
+  EXPECT_NE(run.output.find("| transpose/cpu | float64 |  | 33x31 | - | ok |"), std::string::npos)
+      << run.output;
+}
+
+TEST(RunCommand, WithoutADeviceSaysWhichCudaPluginsWereSkipped) {
+  if (kbtest::cuda_device_present()) GTEST_SKIP() << "a CUDA device is present";
+  const auto run = kbench({"run", "--family", "transpose", "--sizes", "64", "--max-time", "0.01"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("no CUDA device found"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("transpose/naive_row"), std::string::npos) << run.output;
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  const char* expected;
+};
+
+TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
+  const std::vector<BadInput> cases = {
+      {{"--sizes", "12x"}, "malformed size '12x'"},
+      {{"--blocks", "0x4"}, "malformed block '0x4'"},
+      {{"--blocks", "64x32"}, "block '64x32' has 2048 threads"},
+      {{"--dtypes", "float16"}, "unknown data type 'float16'"},
+      {{"--plugin", "transpose/nope"}, "no plugin matches 'transpose/nope'"},
+      {{"--family", "sorting"}, "no plugin of family 'sorting'"},
+      {{"--frobnicate"}, "unrecognised option '--frobnicate'"},
+      {{"--config", "/nonexistent.ini"}, "cannot read config file '/nonexistent.ini'"},
+      {{"--resume"}, "--resume needs the --run-id"},
+      {{"--devices", "x"}, "malformed device 'x'"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--family", "transpose", "--plugin", "transpose/cpu"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_EQ(count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find(c.expected), std::string::npos) << run.output;
+    EXPECT_EQ(run.output.find("terminate"), std::string::npos) << run.output;
+    EXPECT_TRUE(run.rows.empty());
+  }
+}
+
+TEST(RunCommand, RefusesACsvWithAnotherHeaderAndKeepsIt) {
+  const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-foreign-%%%%.csv");
+  { std::ofstream(csv.string()) << "a,b,c\n1,2,3\n"; }
+  const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8"}, csv.string());
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.output.find("has a different header"), std::string::npos) << run.output;
+  std::ifstream in(csv.string());
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "a,b,c\n1,2,3\n");
+  fs::remove(csv);
+}
+
+TEST(RunCommand, ReadsOptionsFromAConfigFileWithTheCommandLineWinning) {
+  const fs::path ini = fs::temp_directory_path() / fs::unique_path("kbench-%%%%.ini");
+  {
+    std::ofstream out(ini.string());
+    out << "# a preset\nplugin = transpose/cpu\nsizes = 16,32\ndtypes = int32\nmax-time = 0.01\n";
+  }
+  auto run = kbench({"run", "--config", ini.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_EQ(run.rows[0].at("shape"), "16x16");
+  EXPECT_EQ(run.rows[1].at("dtype"), "int32");
+  run = kbench({"run", "--config", ini.string(), "--sizes", "8"});
+  ASSERT_EQ(run.rows.size(), 1u);
+  EXPECT_EQ(run.rows[0].at("shape"), "8x8");
+  fs::remove(ini);
+}
+
+TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
+  const auto run = kbench({"list", "--plugins", kbtest::test_plugin_dir("loader")});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.output.find("| transpose/cpu | host | float32,float64,int32 |"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos);
+  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 2"), std::string::npos);
+  EXPECT_NE(run.output.find("not_a_library.so: not a loadable shared library"), std::string::npos);
+}
+
+}  // namespace
