@@ -16,10 +16,11 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string number(double value) {
+// Six significant digits for measurements; counts (bytes, flops) exactly.
+std::string number(double value, int digits = 6) {
   if (!std::isfinite(value)) return value > 0 ? "inf" : "nan";
   char text[64];
-  std::snprintf(text, sizeof text, "%.6g", value);
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
   return text;
 }
 
@@ -124,8 +125,13 @@ Record CaseRunner::run(const CaseRequest& request) {
     state = nullptr;  // a failed setup leaves nothing allocated
     return finish(status, "setup");
   }
-  result["bytes"] = number(work.bytes);
-  result["flops"] = number(work.flops);
+  // setup's uploads from pageable memory may still be in flight on the legacy stream, which
+  // the runner's non-blocking stream does not wait for.
+  if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "after setup")) != KB_OK) {
+    return finish(status, "setup");
+  }
+  result["bytes"] = number(work.bytes, 17);
+  result["flops"] = number(work.flops, 17);
 
   // Warm-up: module loading, library handles and caches stay out of the samples.
   double ignored = 0;
@@ -168,9 +174,12 @@ Record CaseRunner::run(const CaseRequest& request) {
   result["tolerance"] = number(check.tolerance);
   result["metrics"] = check.metrics;
   if (status == KB_VERIFY_FAILED) {
-    result["message"] = std::string("verification failed: max relative error ") +
-                        number(check.max_rel_error) + " over tolerance " + number(check.tolerance) +
-                        (message.text[0] ? std::string("; ") + message.text : std::string());
+    std::string why = "verification failed";
+    if (check.tolerance > 0 || check.max_rel_error > 0) {
+      why += ": max relative error " + number(check.max_rel_error) + " over tolerance " +
+             number(check.tolerance);
+    }
+    result["message"] = message.text[0] ? why + "; " + message.text : why;
   } else if (cuda() && options_.hide_launch_latency && !latency_hidden_) {
     result["message"] = "launch waited for the device; launch latency included in the samples";
   }

@@ -26,7 +26,8 @@ struct Cpu {
     if constexpr (std::is_integral_v<T>) {
       return p.verify();
     } else {
-      const double ratio = std::numeric_limits<double>::epsilon() / std::numeric_limits<T>::epsilon();
+      const double ratio =
+          std::numeric_limits<double>::epsilon() / std::numeric_limits<T>::epsilon();
       return p.verify(1.0 + static_cast<double>(p.n - 1) * ratio);
     }
   }
@@ -35,5 +36,6 @@ struct Cpu {
 }  // namespace
 
 KBENCH_PLUGIN(kb::reduce::Problem, Cpu, kb::AllDTypes,
-              {"reduce/cpu", "1", "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
+              {"reduce/cpu", "1",
+               "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
                KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})

@@ -35,7 +35,8 @@ struct MultiBlock {
 
   // A thread's chain, thread 0's chain over the block, the host's chain over the grid.
   kb_verification verify(const Problem<T>& p) const {
-    return p.verify(static_cast<double>(ceil_div(p.n, std::int64_t{grid} * p.block) + p.block + grid));
+    return p.verify(
+        static_cast<double>(ceil_div(p.n, std::int64_t{grid} * p.block) + p.block + grid));
   }
 
   const unsigned grid;

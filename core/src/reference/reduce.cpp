@@ -51,7 +51,8 @@ kb_verification check(long double got, const Reference& expected, double toleran
   result.tolerance = tolerance;
   const long double difference = std::fabs(got - expected.value);
   double error = static_cast<double>(
-      difference / std::max(expected.scale, static_cast<long double>(std::numeric_limits<double>::min())));
+      difference /
+      std::max(expected.scale, static_cast<long double>(std::numeric_limits<double>::min())));
   if (!std::isfinite(error)) error = INFINITY;
   result.max_rel_error = error;
   result.passed = tolerance == 0.0 ? got == expected.value : error <= tolerance;
@@ -81,8 +82,9 @@ int accepts_power_of_two_block(const kb_case* c, kb_message* why) {
   const int x = c->block[0];
   if (x < 1 || (x & (x - 1)) != 0) {
     std::snprintf(why->text, sizeof why->text,
-                  "the tree halves the block each level: threads per block must be a power of two "
-                  "(got %d)", x);
+                  "the tree halves the block each level: threads per block must be a power of "
+                  "two (got %d)",
+                  x);
     return 0;
   }
   return 1;
@@ -93,7 +95,8 @@ int accepts_warp_multiple_block(const kb_case* c, kb_message* why) {
   if (c->block[0] < 32 || c->block[0] % 32 != 0) {
     std::snprintf(why->text, sizeof why->text,
                   "warp shuffles need whole warps: threads per block must be a multiple of 32 "
-                  "(got %d)", c->block[0]);
+                  "(got %d)",
+                  c->block[0]);
     return 0;
   }
   return 1;

@@ -135,9 +135,9 @@ class Problem {
 };
 
 // Acceptance rules the strategies share (all ask for a 1D block).
-int accepts_1d_block(const kb_case* c, kb_message* why);            // any threads per block
-int accepts_power_of_two_block(const kb_case* c, kb_message* why);  // shared-memory trees
-int accepts_warp_multiple_block(const kb_case* c, kb_message* why); // whole warps (shuffles)
+int accepts_1d_block(const kb_case* c, kb_message* why);             // any threads per block
+int accepts_power_of_two_block(const kb_case* c, kb_message* why);   // shared-memory trees
+int accepts_warp_multiple_block(const kb_case* c, kb_message* why);  // whole warps (shuffles)
 
 // Depth of a grid-stride walk by grid x block threads, then a block reduction of `levels` levels,
 // then the last block adding the grid's block totals (ceil(grid / block) each) and reducing again.

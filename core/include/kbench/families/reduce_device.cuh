@@ -5,6 +5,8 @@
 
 #include <kbench/families/reduce.hpp>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -99,7 +101,8 @@ struct LastBlock {
 template <typename V>
 class LastBlockScratch {
  public:
-  explicit LastBlockScratch(unsigned grid) : totals_(KB_DEVICE_CUDA, grid), arrivals_(KB_DEVICE_CUDA, 1) {
+  explicit LastBlockScratch(unsigned grid)
+      : totals_(KB_DEVICE_CUDA, grid), arrivals_(KB_DEVICE_CUDA, 1) {
     KB_CUDA_CHECK(cudaMemset(arrivals_.data(), 0, sizeof(unsigned)));
     // cudaMemset runs on the legacy default stream, which the runner's non-blocking stream does
     // not wait for.
@@ -119,19 +122,31 @@ class LastBlockScratch {
 template <typename V, typename BlockReduce>
 __device__ bool grid_total(V block_total, LastBlock<V> scratch, BlockReduce reduce, V& total) {
   __shared__ bool last;
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrivals(*scratch.arrivals);
   if (threadIdx.x == 0) {
     scratch.block_totals[blockIdx.x] = block_total;
-    __threadfence();  // release: this total is visible device-wide before its arrival counts
-    last = atomicAdd(scratch.arrivals, 1u) == gridDim.x - 1;
-    if (last) __threadfence();  // acquire: the block reads the totals only after all arrived
+    // Release: this block's total is visible before its arrival counts. Acquire: the last block
+    // sees every total; the barrier below passes that on to its other threads.
+    last = arrivals.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
   }
   __syncthreads();
   if (!last) return false;
+  // This loop is on the critical path of every launch: four loads in flight per thread, not one
+  // round trip to L2 after another.
   V sum{};
-  for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) sum += scratch.block_totals[i];
+  for (unsigned i = threadIdx.x; i < gridDim.x; i += 4 * blockDim.x) {
+    V totals[4];
+#pragma unroll
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned j = i + k * blockDim.x;
+      totals[k] = j < gridDim.x ? scratch.block_totals[j] : V{};
+    }
+#pragma unroll
+    for (unsigned k = 0; k < 4; ++k) sum += totals[k];
+  }
   sum = reduce(sum);
   if (threadIdx.x != 0) return false;
-  *scratch.arrivals = 0;
+  arrivals.store(0u, cuda::memory_order_relaxed);
   total = sum;
   return true;
 }
@@ -140,16 +155,16 @@ __device__ bool grid_total(V block_total, LastBlock<V> scratch, BlockReduce redu
 // when `items` (what one thread takes per step) needs fewer. A grid-stride walk gains nothing from
 // more; they would only add block totals.
 template <typename Kernel>
-unsigned resident_grid(Kernel kernel, unsigned block, std::size_t shared_bytes, std::int64_t items) {
+unsigned resident_grid(Kernel kernel, unsigned block, std::size_t shared_bytes,
+                       std::int64_t items) {
   int device = 0, sms = 0, per_sm = 0;
   KB_CUDA_CHECK(cudaGetDevice(&device));
   KB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  KB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block),
-                                                              shared_bytes));
+  KB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &per_sm, kernel, static_cast<int>(block), shared_bytes));
   const std::int64_t wave = std::int64_t{sms} * std::max(per_sm, 1);
   return static_cast<unsigned>(std::max<std::int64_t>(1, std::min(wave, ceil_div(items, block))));
 }
-
 
 // The grid-stride walk, a block reduction, the last block's finish: the plugins that differ only
 // in their block reduction `Reduce` (a functor on any accumulator type V, total valid in thread 0)

@@ -174,8 +174,14 @@ struct Hooks<Problem, Strategy, DTypes<T...>> {
     });
   }
   static kb_status verify(void* state, kb_verification* result, kb_message* message) {
-    const kb_status status =
-        guarded(message, [&] { *result = static_cast<CaseState*>(state)->verify(); });
+    const kb_status status = guarded(message, [&] {
+      try {
+        *result = static_cast<CaseState*>(state)->verify();
+      } catch (const VerifyFailure& failure) {
+        *result = failure.result();
+        throw;
+      }
+    });
     if (status == KB_OK && !result->passed) return KB_VERIFY_FAILED;
     return status;
   }

@@ -20,6 +20,20 @@ class Error : public std::runtime_error {
   kb_status status_;
 };
 
+// A wrong output found by a check that has more to say than a kb_verification holds: the
+// verification (its metrics, counts) and a message both reach the results row.
+class VerifyFailure : public Error {
+ public:
+  VerifyFailure(const kb_verification& result, const std::string& what)
+      : Error(KB_VERIFY_FAILED, what), result_(result) {
+    result_.passed = 0;
+  }
+  const kb_verification& result() const noexcept { return result_; }
+
+ private:
+  kb_verification result_;
+};
+
 // cudaErrorMemoryAllocation is reported as KB_OOM (the next case may still fit); a missing kernel
 // image as KB_UNSUPPORTED; everything else as KB_ERROR.
 inline kb_status status_of(cudaError_t error) noexcept {

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds build-device/ here (sm_90, tests on) and stages a copy without object files in
+# .device/build-device, small enough to travel to the GPU machine (name `.device` in `carry`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+KBENCH_BUILD_DIR=build-device scripts/build.sh -DKBENCH_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90
+rm -rf .device/build-device
+mkdir -p .device
+rsync -a --exclude '*.o' --exclude '*.a' --exclude 'CMakeFiles/*/' build-device/ .device/build-device/
+du -sh .device
