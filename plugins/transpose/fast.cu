@@ -173,8 +173,8 @@ struct Fast {
     const bool chunked = p.rows % kWidth<T> == 0 && p.cols % kWidth<T> == 0 &&
                          aligned_16(p.in()) && aligned_16(p.out());
     launch(chunked ? transpose_fast_chunks<T> : transpose_fast_elements<T>,
-           dim3(static_cast<unsigned>(tiles)), dim3(kThreads<T>), 0, p.in(), p.out(), p.rows, p.cols,
-           tiles_per_row);
+           dim3(static_cast<unsigned>(tiles)), dim3(kThreads<T>), 0, p.in(), p.out(), p.rows,
+           p.cols, tiles_per_row);
   }
 
   static bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
