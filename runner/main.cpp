@@ -15,6 +15,8 @@ constexpr const char* kUsage =
     "Commands:\n"
     "  list     the plugins found and what they support\n"
     "  run      run a sweep and append the results to a CSV file\n"
+    "  compare  the medians of the same cases side by side across GPUs, runs or plugins\n"
+    "  report   a markdown report with PNG plots (gnuplot) from results CSV files\n"
     "\n"
     "kbench <command> --help shows the command's options.\n";
 
@@ -30,6 +32,8 @@ int main(int argc, char** argv) {
   try {
     if (command == "list") return kb::list_command(args);
     if (command == "run") return kb::run_command(args);
+    if (command == "compare") return kb::compare_command(args);
+    if (command == "report") return kb::report_command(args);
     if (command == "worker") return kb::worker_command(args);
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;

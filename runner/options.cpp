@@ -14,7 +14,8 @@ po::options_description plugin_path_options(std::vector<std::string>& dirs) {
   return d;
 }
 
-po::options_description timing_options(StoppingRule& rule, bool& hide_latency_off) {
+po::options_description timing_options(TimingOptions& timing, bool& hide_latency_off) {
+  StoppingRule& rule = timing.rule;
   po::options_description d("Timing");
   d.add_options()
       ("min-samples", po::value(&rule.min_samples)->default_value(rule.min_samples),
@@ -26,7 +27,11 @@ po::options_description timing_options(StoppingRule& rule, bool& hide_latency_of
       ("max-noise", po::value(&rule.max_noise)->default_value(rule.max_noise),
        "target relative half-width of the median's 95% confidence interval")
       ("no-latency-hiding", po::bool_switch(&hide_latency_off),
-       "do not hold the stream with a blocking kernel while enqueueing a timed launch");
+       "do not hold the stream with a blocking kernel while enqueueing a timed launch")
+      ("cold", po::bool_switch(&timing.cold),
+       "flush the L2 cache before every sample (outside the timed region)")
+      ("profile", po::bool_switch(&timing.profile),
+       "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)");
   return d;
 }
 
@@ -76,17 +81,27 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
        "skip the cases the CSV already holds for --run-id")
       ("case-timeout", po::value(&o.case_timeout_seconds)->default_value(o.case_timeout_seconds),
        "seconds one case may take before its worker is killed")
-      ("show", po::bool_switch(&o.sweep.verbose), "print what plugins captured (hello)");
+      ("show", po::bool_switch(&o.sweep.verbose), "print what plugins captured (hello)")
+      ("zip", po::bool_switch(&o.sweep.zip),
+       "pair --sizes and --blocks element by element instead of their cross product")
+      ("case", po::value(&o.sweep.cases)->composing(),
+       "one explicit case 'PLUGIN DTYPE SHAPE [BLOCK [OP]]' instead of the sweep (repeatable)")
+      ("split", po::bool_switch(&o.split),
+       "with several --devices: run each case once, sharing the cases out, instead of on each")
+      ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
+      ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
   po::options_description all;
-  all.add(sweep).add(timing_options(o.rule, latency_off)).add(plugin_path_options(o.plugin_dirs));
+  all.add(sweep).add(timing_options(o.timing, latency_off)).add(plugin_path_options(o.plugin_dirs));
   const auto vm = parse_with_config(args, all, "run");
   if (vm.count("help")) {
     std::cout << "Usage: kbench run [options]\n" << all;
     return false;
   }
-  o.hide_launch_latency = !latency_off;
+  o.timing.hide_launch_latency = !latency_off;
+  o.timing.keep_samples = !o.samples_out.empty();
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
-  if (o.rule.max_seconds <= 0 || o.rule.max_noise <= 0 || o.case_timeout_seconds <= 0) {
+  if (o.timing.rule.max_seconds <= 0 || o.timing.rule.max_noise <= 0 ||
+      o.case_timeout_seconds <= 0) {
     throw InputError("--max-time, --max-noise and --case-timeout must be positive");
   }
   // Validate the lists now, so a typo fails before any plugin is loaded.

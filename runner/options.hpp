@@ -2,7 +2,7 @@
 #pragma once
 
 #include "plan.hpp"
-#include "statistics.hpp"
+#include "case_runner.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -19,14 +19,17 @@ struct RunOptions {
   std::string output = "results/results.csv";
   std::string run_id;
   bool resume = false;
-  StoppingRule rule;
-  bool hide_launch_latency = true;
+  TimingOptions timing;
   double case_timeout_seconds = 300;
   std::string devices = "0";
+  bool split = false;        // share the cases out over the devices instead of running each on all
+  std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
+  std::string samples_out;   // CSV file receiving every sample
 };
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs);
-po::options_description timing_options(StoppingRule& rule, bool& hide_latency_off);
+// The options the parent passes on to its workers.
+po::options_description timing_options(TimingOptions& timing, bool& hide_latency_off);
 
 // Parses `kbench run` arguments (after the command word), reading --config FILE too; throws
 // InputError on bad input. Returns false when --help was printed.

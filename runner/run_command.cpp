@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "results_store.hpp"
 #include "row_builder.hpp"
+#include "samples_writer.hpp"
 #include "sweep_report.hpp"
 #include "worker_process.hpp"
 
@@ -22,18 +23,22 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <thread>
 
 namespace kb {
 namespace {
 
+constexpr int kMaxLanes = 64;  // one lane per device in use, plus the host
 volatile sig_atomic_t g_interrupts = 0;
-volatile pid_t g_worker_pid = -1;
+volatile sig_atomic_t g_worker_pids[kMaxLanes] = {};
 
-// First SIGINT/SIGTERM: finish the case in flight, then stop. Second: stop now (every row already
-// written is whole, so the CSV stays valid).
+// First SIGINT/SIGTERM: finish the cases in flight, then stop. Second: stop now (every row
+// already written is whole, so the CSV stays valid).
 void on_interrupt(int) {
   if (++g_interrupts >= 2) {
-    if (g_worker_pid > 0) kill(g_worker_pid, SIGKILL);
+    for (int lane = 0; lane < kMaxLanes; ++lane) {
+      if (g_worker_pids[lane] > 0) kill(g_worker_pids[lane], SIGKILL);
+    }
     _exit(130);
   }
 }
@@ -88,13 +93,22 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// Everything the lanes of one run share; each member is safe to use from several lanes.
+struct SharedRun {
+  const RunOptions& options;
+  ResultsStore& store;
+  SamplesWriter* samples;  // null without --samples-out
+  SweepReport& report;
+  RunContext context;
+  const std::set<std::string>& done;
+};
+
+// Runs the cases of one lane (one device, or the host) in order, one worker at a time.
 class SweepExecutor {
  public:
-  SweepExecutor(const RunOptions& options, ResultsStore& store, RunContext context)
-      : options_(options), store_(store), context_(std::move(context)) {}
+  SweepExecutor(SharedRun& run, int lane) : run_(run), options_(run.options), lane_(lane) {}
 
-  // Runs the plan; returns false when interrupted.
-  bool execute(const Plan& plan, const std::set<std::string>& done, SweepReport& report);
+  void execute(const std::vector<const PlannedCase*>& cases);
 
  private:
   struct Group {
@@ -106,9 +120,9 @@ class SweepExecutor {
   void stop_worker();
   const DeviceInfo* device_info(int index);
 
+  SharedRun& run_;
   const RunOptions& options_;
-  ResultsStore& store_;
-  RunContext context_;
+  int lane_;
   std::unique_ptr<WorkerProcess> worker_;
   Group current_;
   std::map<int, DeviceInfo> devices_;
@@ -123,7 +137,7 @@ const DeviceInfo* SweepExecutor::device_info(int index) {
 }
 
 bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
-  const auto& rule = options_.rule;
+  const auto& rule = options_.timing.rule;
   std::vector<std::string> args = {
       boost::dll::program_location().string(), "worker", "--plugin-file", c.plugin->file,
       "--device", std::to_string(c.request.device),
@@ -131,14 +145,17 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
       "--min-samples", std::to_string(rule.min_samples), "--min-time",
       std::to_string(rule.min_seconds), "--max-time", std::to_string(rule.max_seconds),
       "--max-noise", std::to_string(rule.max_noise)};
-  if (!options_.hide_launch_latency) args.push_back("--no-latency-hiding");
+  if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
+  if (options_.timing.cold) args.push_back("--cold");
+  if (options_.timing.profile) args.push_back("--profile");
+  if (options_.timing.keep_samples) args.push_back("--keep-samples");
   try {
     worker_ = std::make_unique<WorkerProcess>(args);
   } catch (const std::exception& e) {
     error = e.what();
     return false;
   }
-  g_worker_pid = worker_->pid();
+  g_worker_pids[lane_] = worker_->pid();
   std::string kind;
   Record hello;
   const auto status = worker_->receive(kind, hello, 120'000);
@@ -159,7 +176,7 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
 void SweepExecutor::stop_worker() {
   if (worker_) worker_->kill();
   worker_.reset();
-  g_worker_pid = -1;
+  g_worker_pids[lane_] = 0;
   current_ = {};
 }
 
@@ -206,32 +223,30 @@ Record SweepExecutor::run_case(const PlannedCase& c) {
   return {{"status", "crashed"}, {"message", "worker " + how + " while running this case"}};
 }
 
-bool SweepExecutor::execute(const Plan& plan, const std::set<std::string>& done,
-                            SweepReport& report) {
-  for (const auto& c : plan.cases) {
+void SweepExecutor::execute(const std::vector<const PlannedCase*>& cases) {
+  for (const PlannedCase* c : cases) {
     if (g_interrupts) break;
-    if (done.count(case_key(c))) {
-      report.skipped_resumed();
+    if (run_.done.count(case_key(*c))) {
+      run_.report.skipped_resumed();
       continue;
     }
-    const std::string label = std::string(c.plugin->api->name) + " " + dtype_name(c.request.dtype) +
-                              " " + format_extent(c.request.shape) + " " +
-                              format_block(c.request.block);
-    report.started(label);
+    run_.report.started(std::string(c->plugin->api->name) + " " + dtype_name(c->request.dtype) +
+                        " " + format_extent(c->request.shape) + " " +
+                        format_block(c->request.block));
     Record result;
-    if (!c.unsupported_reason.empty()) {
-      result = {{"status", "unsupported"}, {"message", c.unsupported_reason}};
+    if (!c->unsupported_reason.empty()) {
+      result = {{"status", "unsupported"}, {"message", c->unsupported_reason}};
     } else {
-      result = run_case(c);
+      result = run_case(*c);
     }
-    const ResultRow row = build_row(context_, c, device_info(c.request.device),
-                                    copy_gbps_[c.request.device], result);
-    store_.append(row);
-    report.finished(row);
+    const ResultRow row = build_row(run_.context, *c, device_info(c->request.device),
+                                    copy_gbps_[c->request.device], result);
+    run_.store.append(row);
+    if (run_.samples != nullptr) run_.samples->append(row, result["samples_list"]);
+    run_.report.finished(row);
   }
   if (worker_) worker_->finish();
   stop_worker();
-  return g_interrupts == 0;
 }
 
 }  // namespace
@@ -270,12 +285,27 @@ int run_command(const std::vector<std::string>& args) {
     return 0;
   }
 
-  const Plan plan = plan_sweep(runnable, options.sweep);
+  if (options.split) {
+    options.sweep.devices = {options.sweep.devices.front()};
+  }
+  Plan plan = plan_sweep(runnable, options.sweep);
+  if (options.split) {
+    // One device per CUDA case, round robin, so the devices finish together.
+    const auto devices = parse_devices(options.devices, device_count);
+    std::size_t next = 0;
+    for (auto& c : plan.cases) {
+      if (c.request.device >= 0) c.request.device = devices[next++ % devices.size()];
+    }
+  }
+  if (!options.shard.empty()) plan = shard(plan, options.shard);
   ResultsStore store(options.output);  // refuses a file with another header before anything runs
+  std::unique_ptr<SamplesWriter> samples;
+  if (!options.samples_out.empty()) samples = std::make_unique<SamplesWriter>(options.samples_out);
 
   RunContext context;
   context.host = host_name();
   context.run_id = options.run_id.empty() ? default_run_id(context.host) : options.run_id;
+  context.cache = options.timing.cold ? "cold" : "hot";
   std::set<std::string> done;
   if (options.resume) {
     for (const auto& row : read_results(options.output)) {
@@ -286,14 +316,31 @@ int run_command(const std::vector<std::string>& args) {
     }
   }
 
+  // One lane per device (and one for host plugins), run side by side.
+  std::map<int, std::vector<const PlannedCase*>> lanes;
+  for (const auto& c : plan.cases) lanes[c.request.device].push_back(&c);
+  if (lanes.size() > static_cast<std::size_t>(kMaxLanes)) {
+    throw InputError("at most " + std::to_string(kMaxLanes - 1) + " devices at once");
+  }
+
   std::cerr << "kbench: run " << context.run_id << ": " << plan.cases.size() << " cases from "
-            << runnable.size() << " plugins -> " << options.output << "\n";
+            << runnable.size() << " plugins on " << lanes.size() << " lane(s) -> " << options.output
+            << "\n";
   signal(SIGPIPE, SIG_IGN);
   signal(SIGINT, on_interrupt);
   signal(SIGTERM, on_interrupt);
   SweepReport report(plan.cases.size());
-  SweepExecutor executor(options, store, context);
-  const bool completed = executor.execute(plan, done, report);
+  SharedRun shared{options, store, samples.get(), report, context, done};
+  std::vector<std::thread> threads;
+  int lane = 0;
+  for (const auto& [device, cases] : lanes) {
+    threads.emplace_back([&shared, lane, &cases = cases] {
+      SweepExecutor(shared, lane).execute(cases);
+    });
+    ++lane;
+  }
+  for (auto& t : threads) t.join();
+  const bool completed = g_interrupts == 0;
   const int code = report.close();
   if (!completed) {
     std::string command = "kbench run";

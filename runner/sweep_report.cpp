@@ -9,13 +9,20 @@ namespace kb {
 
 SweepReport::SweepReport(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
 
+void SweepReport::skipped_resumed() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++resumed_;
+}
+
 void SweepReport::started(const std::string& label) {
   if (!terminal_) return;
+  const std::lock_guard<std::mutex> lock(mutex_);
   std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, planned_, label.c_str());
   std::fflush(stderr);
 }
 
 void SweepReport::finished(const ResultRow& row) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
   ++counts_[row.get("status")];
   rows_.push_back(row);
@@ -28,6 +35,7 @@ void SweepReport::finished(const ResultRow& row) {
   if (!row.get("gbps").empty()) line += " " + row.get("gbps") + " GB/s";
   if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
   if (!row.get("message").empty()) line += " (" + row.get("message") + ")";
+  if (!row.get("throttle").empty()) line += " [throttled: " + row.get("throttle") + "]";
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 

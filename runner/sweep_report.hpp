@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ class SweepReport {
   explicit SweepReport(std::size_t planned);
   void started(const std::string& label);
   void finished(const ResultRow& row);
-  void skipped_resumed() { ++resumed_; }
+  void skipped_resumed();
   // Prints the table and the counts; returns the exit code: 0 when every case was ok or
   // unsupported, 1 otherwise.
   int close();
@@ -26,6 +27,7 @@ class SweepReport {
   bool terminal_;
   std::vector<ResultRow> rows_;
   std::map<std::string, std::size_t> counts_;
+  std::mutex mutex_;  // lanes report concurrently
 };
 
 }  // namespace kb

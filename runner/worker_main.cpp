@@ -42,7 +42,8 @@ int worker_command(const std::vector<std::string>& args) {
   po::options_description description;
   description.add_options()("plugin-file", po::value(&file)->required(), "")(
       "device", po::value(&device), "")("copy-gbps", po::value(&copy_gbps), "");
-  description.add(timing_options(timing.rule, latency_off));
+  description.add_options()("keep-samples", po::bool_switch(&timing.keep_samples), "");
+  description.add(timing_options(timing, latency_off));
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(description).run(), vm);
   po::notify(vm);

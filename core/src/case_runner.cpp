@@ -1,7 +1,12 @@
 #include "case_runner.hpp"
 
+#include "device_info.hpp"
+
 #include <kbench/support/error.hpp>
 
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -39,6 +44,12 @@ bool cuda_context_lost() {
   return cudaDeviceSynchronize() != cudaSuccess;
 }
 
+std::string describe(const CaseRequest& r) {
+  std::string text = std::string(dtype_name(r.dtype)) + " ";
+  if (!r.op.empty()) text += r.op + " ";
+  return text + format_extent(r.shape) + " " + format_block(r.block);
+}
+
 }  // namespace
 
 const char* status_name(kb_status status) {
@@ -59,12 +70,27 @@ CaseRunner::CaseRunner(const KernelPlugin& plugin, int device, TimingOptions opt
   KB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   KB_CUDA_CHECK(cudaEventCreate(&start_));
   KB_CUDA_CHECK(cudaEventCreate(&stop_));
-  latency_hidden_ = options_.hide_launch_latency && !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
+  // A profiler serialises every kernel, so in --profile mode the spinning kernel would only wait
+  // out its timeout.
+  latency_hidden_ = options_.hide_launch_latency && !options_.profile &&
+                    !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   if (latency_hidden_) blocker_ = std::make_unique<BlockingKernel>();
+  monitor_ = std::make_unique<GpuMonitor>(device_uuid(device));
+  if (options_.cold) {
+    flush_size_ = flush_bytes(device);
+    KB_CUDA_CHECK(cudaMalloc(&flush_buffer_, flush_size_));
+  }
+}
+
+std::size_t CaseRunner::flush_bytes(int device) {
+  int l2 = 0;
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
+  return std::max<std::size_t>(2 * static_cast<std::size_t>(l2), std::size_t{64} << 20);
 }
 
 CaseRunner::~CaseRunner() {
   if (!cuda()) return;
+  cudaFree(flush_buffer_);
   cudaEventDestroy(start_);
   cudaEventDestroy(stop_);
   cudaStreamDestroy(stream_);
@@ -83,6 +109,10 @@ kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_mes
     microseconds = seconds_since(start) * 1e6;
     return status;
   }
+  if (flush_buffer_ != nullptr) {
+    // Outside the timed region: evicts the inputs from L2 (writes of a buffer twice its size).
+    KB_CUDA_CHECK(cudaMemsetAsync(flush_buffer_, ++flush_value_, flush_size_, stream_));
+  }
   if (latency_hidden_) blocker_->block(stream_);
   cudaEventRecord(start_, stream_);
   const kb_status status = plugin_.launch(state, stream_, &config, &message);
@@ -99,6 +129,27 @@ kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_mes
   float ms = 0;
   cudaEventElapsedTime(&ms, start_, stop_);
   microseconds = ms * 1e3;
+  return KB_OK;
+}
+
+kb_status CaseRunner::batch_launch(void* state, kb_launch_config& config, kb_message& message,
+                                   double expected_us, double& microseconds) {
+  // Enough back-to-back launches for about 2 ms, so the gaps between kernels (launch overhead)
+  // are part of the figure, unlike in the samples.
+  const int count = static_cast<int>(std::clamp(2000.0 / std::max(expected_us, 0.1), 1.0, 1000.0));
+  cudaEventRecord(start_, stream_);
+  for (int i = 0; i < count; ++i) {
+    if (const kb_status status = plugin_.launch(state, stream_, &config, &message); status) {
+      return status;
+    }
+  }
+  cudaEventRecord(stop_, stream_);
+  if (const kb_status s = from_cuda(cudaEventSynchronize(stop_), message, "batch launch"); s) {
+    return s;
+  }
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start_, stop_);
+  microseconds = ms * 1e3 / count;
   return KB_OK;
 }
 
@@ -135,20 +186,39 @@ Record CaseRunner::run(const CaseRequest& request) {
 
   // Warm-up: module loading, library handles and caches stay out of the samples.
   double ignored = 0;
-  if ((status = timed_launch(state, config, message, ignored)) != KB_OK) {
+  if (!options_.profile && (status = timed_launch(state, config, message, ignored)) != KB_OK) {
     return finish(status, "launch");
   }
 
+  const std::string range = std::string(plugin_.name) + " | " + describe(request);
   std::vector<double> samples;
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
     double us = 0;
-    if ((status = timed_launch(state, config, message, us)) != KB_OK) {
+    nvtxRangePushA(range.c_str());
+    status = timed_launch(state, config, message, us);
+    nvtxRangePop();
+    if (status != KB_OK) return finish(status, "launch");
+    samples.push_back(us);
+    verdict = options_.profile ? StoppingRule::Verdict::out_of_time
+                               : options_.rule.judge(samples, seconds_since(start));
+  }
+  const SampleStats stats = summarize(samples);
+  if (cuda() && !options_.profile && !options_.cold && !(plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
+    double batch_us = 0;
+    if ((status = batch_launch(state, config, message, stats.median, batch_us)) != KB_OK) {
       return finish(status, "launch");
     }
-    samples.push_back(us);
-    verdict = options_.rule.judge(samples, seconds_since(start));
+    result["batch_us"] = number(batch_us);
+  }
+  if (monitor_) {
+    const GpuState gpu = monitor_->read();
+    if (gpu.known) {
+      result["sm_clock_mhz"] = std::to_string(gpu.sm_clock_mhz);
+      result["temperature_c"] = std::to_string(gpu.temperature_c);
+      result["throttle"] = gpu.throttle;
+    }
   }
 
   if ((status = plugin_.poison(state, stream_, &message)) != KB_OK) return finish(status, "poison");
@@ -160,8 +230,12 @@ Record CaseRunner::run(const CaseRequest& request) {
   status = plugin_.verify(state, &check, &message);
   if (status != KB_OK && status != KB_VERIFY_FAILED) return finish(status, "verify");
 
-  const SampleStats stats = summarize(samples);
   result["samples"] = std::to_string(stats.count);
+  if (options_.keep_samples) {
+    std::string list;
+    for (double us : samples) list += (list.empty() ? "" : ",") + number(us, 9);
+    result["samples_list"] = list;
+  }
   result["median_us"] = number(stats.median);
   result["min_us"] = number(stats.min);
   result["mean_us"] = number(stats.mean);

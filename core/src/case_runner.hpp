@@ -3,6 +3,7 @@
 #pragma once
 
 #include "blocking_kernel.hpp"
+#include "gpu_monitor.hpp"
 #include "case_request.hpp"
 #include "protocol.hpp"
 #include "statistics.hpp"
@@ -18,6 +19,9 @@ namespace kb {
 struct TimingOptions {
   StoppingRule rule;
   bool hide_launch_latency = true;
+  bool cold = false;          // flush L2 before every sample
+  bool profile = false;       // one launch per case, no warm-up, no sampling (for ncu --nvtx)
+  bool keep_samples = false;  // return every sample in the result ("samples_list")
 };
 
 const char* status_name(kb_status status);
@@ -26,6 +30,8 @@ class CaseRunner {
  public:
   // For CUDA plugins the device is made current and a stream and events are created.
   CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options);
+  // The bytes written over before each sample in cold mode: twice the L2, at least 64 MiB.
+  static std::size_t flush_bytes(int device);
   ~CaseRunner();
   CaseRunner(const CaseRunner&) = delete;
   CaseRunner& operator=(const CaseRunner&) = delete;
@@ -38,6 +44,8 @@ class CaseRunner {
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
   kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message,
                          double& microseconds);
+  kb_status batch_launch(void* state, kb_launch_config& config, kb_message& message,
+                         double expected_us, double& microseconds);
   kb_status synchronize(kb_message& message);
 
   const KernelPlugin& plugin_;
@@ -45,6 +53,10 @@ class CaseRunner {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   std::unique_ptr<BlockingKernel> blocker_;
+  std::unique_ptr<GpuMonitor> monitor_;
+  void* flush_buffer_ = nullptr;
+  std::size_t flush_size_ = 0;
+  unsigned char flush_value_ = 0;
   bool latency_hidden_ = false;
 };
 

@@ -49,13 +49,7 @@ DeviceInfo query_device(int index) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, index) != cudaSuccess) return d;
   d.name = prop.name;
-  char uuid[64];
-  const auto* u = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
-  std::snprintf(uuid, sizeof uuid,
-                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-                u[14], u[15]);
-  d.uuid = uuid;
+  d.uuid = device_uuid(index);
   d.cc_major = prop.major;
   d.cc_minor = prop.minor;
   d.sm_count = prop.multiProcessorCount;
@@ -74,6 +68,18 @@ DeviceInfo query_device(int index) {
   cudaRuntimeGetVersion(&version);
   d.runtime_version = version_text(version);
   return d;
+}
+
+std::string device_uuid(int index) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, index) != cudaSuccess) return "";
+  const auto* u = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
+  char text[64];
+  std::snprintf(text, sizeof text,
+                "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                u[14], u[15]);
+  return text;
 }
 
 std::string host_name() {

@@ -25,6 +25,9 @@ int cuda_device_count(std::string* why);
 
 DeviceInfo query_device(int index);
 
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi and NVML write it.
+std::string device_uuid(int index);
+
 std::string host_name();
 
 }  // namespace kb

@@ -19,6 +19,8 @@ struct SweepRequest {
   std::uint64_t seed = 42;
   std::vector<int> devices{0};            // CUDA devices; each CUDA case runs on each
   bool verbose = false;
+  bool zip = false;                       // sizes[i] with blocks[i], not the cross product
+  std::vector<std::string> cases;         // explicit "PLUGIN DTYPE SHAPE [BLOCK [OP]]" cases
 };
 
 struct PlannedCase {
@@ -42,6 +44,11 @@ std::vector<std::shared_ptr<const LoadedPlugin>> select_plugins(
 
 Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
                 const SweepRequest& request);
+
+// Slice `index` of `count`: every count-th case, starting at index. The slices of one plan are
+// disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array).
+// Throws InputError on a malformed "i/N".
+Plan shard(const Plan& plan, const std::string& spec);
 
 // Identifies a case across runs, for --resume: plugin|dtype|op|shape|block|device.
 std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,

@@ -128,6 +128,7 @@ void ResultsStore::write_header_or_check() {
 
 void ResultsStore::append(const ResultRow& row) {
   const std::string line = csv_line(row.cells());
+  const std::lock_guard<std::mutex> threads(mutex_);
   FileLock lock(fd_);
   // Another runner may have created the file empty and not yet written its header.
   struct stat info {};

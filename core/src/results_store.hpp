@@ -3,6 +3,7 @@
 
 #include "result_schema.hpp"
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ class ResultsStore {
   void write_header_or_check();
   std::string path_;
   int fd_ = -1;
+  std::mutex mutex_;  // flock excludes other processes, not other threads sharing the descriptor
 };
 
 std::string header_line();

@@ -183,7 +183,7 @@ struct Fast {
 }  // namespace
 
 KBENCH_PLUGIN(kb::transpose::Problem, Fast, kb::AllDTypes,
-              {"transpose/fast", "1",
+              {"transpose/fast", "2",
                "256-byte x 512-byte tile (128x64 4-byte, 64x32 float64), 16-byte loads/stores, "
                "swizzled shared tile, register transposes",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace kb {
 namespace {
 
@@ -68,6 +70,65 @@ TEST(Plan, CaseKeyIdentifiesPluginDtypeOpShapeBlockDevice) {
   request.dtypes = "int32";
   const Plan plan = plan_sweep(good, request);
   EXPECT_EQ(case_key(plan.cases.at(0)), "testing/good|int32||10|-|host");
+}
+
+}  // namespace
+}  // namespace kb
+
+namespace kb {
+namespace {
+
+std::vector<std::shared_ptr<const LoadedPlugin>> faulty_and_good() {
+  return discover_plugins({std::string(KBT_PLUGIN_ROOT) + "/faulty"}).plugins;
+}
+
+TEST(PlanZip, PairsSizesWithBlocksInsteadOfTheCrossProduct) {
+  // testing/* plugins choose their own shape, so zip is checked on the pairing of the lists.
+  SweepRequest request;
+  request.sizes = "10,20,30";
+  request.blocks = "32,64";
+  request.dtypes = "int32";
+  request.zip = true;
+  EXPECT_THROW(plan_sweep(select_plugins(faulty_and_good(), {}, {"testing/good"}), request),
+               InputError);
+  request.blocks = "32";
+  EXPECT_EQ(plan_sweep(select_plugins(faulty_and_good(), {}, {"testing/good"}), request).cases.size(),
+            3u);
+}
+
+TEST(PlanCases, ExplicitCasesReplaceTheSweep) {
+  SweepRequest request;
+  request.cases = {"testing/good int32 100", "testing/good  int32   2000000", "testing/verify_wrong int32 7"};
+  const Plan plan = plan_sweep(faulty_and_good(), request);
+  ASSERT_EQ(plan.cases.size(), 3u);
+  EXPECT_EQ(case_key(plan.cases[0]), "testing/good|int32||100|-|host");
+  EXPECT_NE(plan.cases[1].unsupported_reason.find("at most 10^6"), std::string::npos);
+  EXPECT_STREQ(plan.cases[2].plugin->api->name, "testing/verify_wrong");
+  for (const char* bad : {"testing/good int32", "testing/nope int32 5", "testing/good int32 5x"}) {
+    request.cases = {bad};
+    EXPECT_THROW(plan_sweep(faulty_and_good(), request), InputError) << bad;
+  }
+}
+
+TEST(PlanShard, ShardsAreDisjointAndTogetherTheWholePlanForAnyCount) {
+  SweepRequest request;
+  request.sizes = "1,2,3,4,5,6,7,8,9,10,11,12,13";
+  request.dtypes = "int32,float32";
+  const Plan plan = plan_sweep(faulty_and_good(), request);
+  std::multiset<std::string> all;
+  for (const auto& c : plan.cases) all.insert(case_key(c));
+  for (int count : {1, 2, 3, 7, 64, 1000}) {
+    std::multiset<std::string> united;
+    for (int i = 0; i < count; ++i) {
+      const Plan slice = shard(plan, std::to_string(i) + "/" + std::to_string(count));
+      for (const auto& c : slice.cases) united.insert(case_key(c));
+      EXPECT_LE(slice.cases.size(), plan.cases.size() / count + 1);
+    }
+    EXPECT_EQ(united, all) << count << " shards";
+  }
+  for (const char* bad : {"2/2", "1", "a/3", "0/0", "1/2x", "-1/3"}) {
+    EXPECT_THROW(shard(plan, bad), InputError) << bad;
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 
 namespace {
 
@@ -119,6 +120,64 @@ TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
   EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos);
   EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 2"), std::string::npos);
   EXPECT_NE(run.output.find("not_a_library.so: not a loadable shared library"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RunCommand, SamplesOutKeepsEverySampleAndProfileTakesOne) {
+  const fs::path samples = fs::temp_directory_path() / fs::unique_path("kbench-samples-%%%%.csv");
+  auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "64", "--dtypes", "int32",
+                     "--min-samples", "25", "--max-time", "0.05", "--samples-out", samples.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u);
+  const int count = std::stoi(run.rows[0].at("samples"));
+  EXPECT_GE(count, 25);
+  std::ifstream in(samples.string());
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,sample,us");
+  int lines = 0;
+  while (std::getline(in, line)) {
+    EXPECT_NE(line.find(",host,transpose/cpu,int32,,64x64,-,hot," + std::to_string(lines) + ","),
+              std::string::npos)
+        << line;
+    ++lines;
+  }
+  EXPECT_EQ(lines, count);
+  fs::remove(samples);
+
+  run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "64", "--profile"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 2u);  // the family's default dtypes: float32, float64
+  EXPECT_EQ(run.rows[0].at("samples"), "1");
+  EXPECT_EQ(run.rows[0].at("settled"), "0");
+}
+
+TEST(RunCommand, ShardsOfARunTogetherHoldEveryCaseOnce) {
+  const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-shards-%%%%.csv");
+  std::multiset<std::string> cases;
+  for (const char* shard : {"0/3", "1/3", "2/3"}) {
+    const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8,16,24,32",
+                             "--dtypes", "int32,float32", "--max-time", "0.01", "--shard", shard},
+                            csv.string());
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+  }
+  for (const auto& row : kb::read_results(csv.string())) {
+    cases.insert(row.get("dtype") + " " + row.get("shape"));
+  }
+  EXPECT_EQ(cases.size(), 8u);
+  EXPECT_EQ(std::set<std::string>(cases.begin(), cases.end()).size(), 8u);
+  fs::remove(csv);
+}
+
+TEST(RunCommand, ColdCacheIsRecordedAsTheCacheMode) {
+  const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "16", "--dtypes",
+                           "int32", "--max-time", "0.01", "--cold"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u);
+  EXPECT_EQ(run.rows[0].at("cache"), "cold");
 }
 
 }  // namespace

@@ -1,0 +1,37 @@
+// Clocks, temperature and throttle reasons read from the driver through NVML, so a row can say
+// whether the GPU held its clocks while the case was sampled.
+#pragma once
+
+#include <string>
+
+namespace kb {
+
+struct GpuState {
+  bool known = false;  // false when NVML is not there (no driver) or the device was not found
+  unsigned sm_clock_mhz = 0;
+  unsigned mem_clock_mhz = 0;
+  unsigned temperature_c = 0;
+  std::string throttle;  // reasons that slow the GPU, comma-separated; empty when none
+};
+
+// NVML is loaded at run time (libnvidia-ml.so.1 comes with the driver, not the toolkit), so
+// kbench builds and runs on machines without it.
+class GpuMonitor {
+ public:
+  explicit GpuMonitor(const std::string& uuid);  // the CUDA UUID, "GPU-xxxxxxxx-..."
+  ~GpuMonitor();
+  GpuMonitor(const GpuMonitor&) = delete;
+  GpuMonitor& operator=(const GpuMonitor&) = delete;
+
+  GpuState read() const;
+
+ private:
+  void* library_ = nullptr;
+  void* device_ = nullptr;
+};
+
+// Names of the slowdown bits of an NVML clocks-event mask (idle and the application clock
+// setting are not slowdowns and are left out).
+std::string throttle_reasons(unsigned long long mask);
+
+}  // namespace kb

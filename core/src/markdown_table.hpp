@@ -1,0 +1,23 @@
+// A markdown table padded so its columns line up when read in a terminal, and still valid
+// markdown when pasted into a note or a report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kb {
+
+class MarkdownTable {
+ public:
+  enum class Align { left, right };
+  MarkdownTable(std::vector<std::string> header, std::vector<Align> alignment);
+  void add_row(std::vector<std::string> cells);  // as many cells as the header
+  std::string str() const;
+
+ private:
+  std::vector<std::string> header_;
+  std::vector<Align> alignment_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace kb

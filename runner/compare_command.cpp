@@ -1,0 +1,55 @@
+// `kbench compare`: the medians of the same cases side by side across GPUs, runs or plugins.
+#include "commands.hpp"
+
+#include "comparison.hpp"
+#include "comparison_format.hpp"
+#include "input_error.hpp"
+#include "options.hpp"
+#include "result_selection.hpp"
+
+#include <iostream>
+
+namespace kb {
+
+int compare_command(const std::vector<std::string>& args) {
+  std::vector<std::string> files, families, plugin_globs;
+  std::string by, metric = "time", format = "markdown";
+  CompareRequest request;
+  po::options_description description("kbench compare");
+  description.add_options()
+      ("help,h", "show this help")
+      ("by", po::value(&by)->required(),
+       "what the columns are: gpu | run | plugin (then each family is its own table)")
+      ("baseline", po::value(&request.baseline),
+       "the column the speed-ups are against (default: the first in sorted order)")
+      ("metric", po::value(&metric)->default_value(metric), "time | gbps | gflops")
+      ("format", po::value(&format)->default_value(format), "markdown | csv")
+      ("family", po::value(&families)->composing(), "only this family (repeatable)")
+      ("plugin", po::value(&plugin_globs)->composing(),
+       "only plugins whose name matches this glob (repeatable)")
+      ("csv", po::value(&files)->composing(), "results CSV files (also given without --csv)");
+  po::positional_options_description positional;
+  positional.add("csv", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    if (!vm.count("help")) po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string("kbench compare: ") + e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << "Usage: kbench compare CSV... --by gpu|run|plugin [options]\n" << description;
+    return 0;
+  }
+  request.by = parse_compare_by(by);
+  request.metric = parse_metric(metric);
+  if (format != "markdown" && format != "csv") {
+    throw InputError("unknown --format '" + format + "' (markdown or csv)");
+  }
+  const auto rows = select_rows(read_results_files(files), families, plugin_globs);
+  const Comparison comparison = compare(rows, request);
+  std::cout << (format == "csv" ? comparison_csv(comparison) : comparison_markdown(comparison));
+  return 0;
+}
+
+}  // namespace kb
