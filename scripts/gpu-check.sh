@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|all] [extra kbench run args...]
 #
 # The build comes from this machine's build-device/ (scripts/device-prepare.sh builds it where
 # Boost and GoogleTest are installed and stages a slim copy in .device/); on a machine with the
@@ -35,8 +35,44 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
   for preset in presets/gpu-check-*.ini; do
     "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
-      "$@" >"$out/$(basename "$preset" .ini).md" 2>>"$out/sweep.log"
-    echo "== $preset (exit $?)"
-    grep -E "^\| |cases:" "$out/$(basename "$preset" .ini).md" | grep -vE "\| (ok|unsupported) \|.*\| *\|$" | tail -60
+      "$@" >"$out/table.md" 2>>"$out/sweep.log"
+    echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
+    grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
+    grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
   done
+  rm -f "$out/table.md"
+fi
+
+if [ "$mode" = ncu ] || [ "$mode" = all ]; then
+  echo "== kbench median vs Nsight Compute"
+  KBENCH=$kbench scripts/ncu-compare.sh \
+    "transpose/naive_row float32 2048 32x8" "transpose/naive_row float32 8192 32x8" \
+    "transpose/fast float32 2048" "transpose/fast float32 8192" \
+    "matmul/tiled float32 1024 16x16" "matmul/tiled float32 2048 16x16" | tee "$out/ncu.md"
+fi
+
+if [ "$mode" = repeat ] || [ "$mode" = all ]; then
+  echo "== the same sweep twice: per-case median differences"
+  for i in 1 2; do
+    "$kbench" run --config presets/gpu-check-transpose.ini --output "$out/repeat.csv" \
+      --run-id "repeat-$i" >/dev/null 2>&1
+  done
+  awk -F, 'NR > 1 && $27 == "ok" { key = $18 " " $20 " " $22 " " $23; t[$2, key] = $30; keys[key] = 1 }
+    END {
+      for (k in keys) {
+        a = t["repeat-1", k]; b = t["repeat-2", k]
+        if (a > 50 && b > 0) printf "%.5f %s\n", (a > b ? a - b : b - a) / a, k
+      }
+    }' "$out/repeat.csv" | sort -n >"$out/repeat-diffs.txt"
+  n=$(wc -l <"$out/repeat-diffs.txt")
+  echo "cases over 50 us: $n; median difference: $(sed -n "$(((n + 1) / 2))p" "$out/repeat-diffs.txt");" \
+       "worst: $(tail -n 1 "$out/repeat-diffs.txt")" | tee "$out/repeat.md"
+fi
+
+if [ "$mode" = hello ] || [ "$mode" = all ]; then
+  echo "== seed 000's question, answered by hello/record"
+  "$kbench" run --case "hello/record none 5 2x2" --case "hello/record none 32 32x32" \
+    --case "hello/record none 1024 8x8" --case "hello/printf none 5 2x2" --show \
+    --output "$out/hello.csv" --max-time 0.2 2>&1 | grep -vE "^\[|^kbench: run" | tail -30
+  cut -d, -f18,22,23,27,44 "$out/hello.csv"
 fi

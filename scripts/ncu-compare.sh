@@ -15,10 +15,13 @@ for spec in "$@"; do
   "$kbench" "${args[@]}" --output "$work/timed.csv" >/dev/null 2>&1
   median=$(tail -n 1 "$work/timed.csv" | awk -F, '{print $30}')
   # The first kernel of the profiled launch; the second is the verified launch.
+  # CSV fields: ..., "Metric Name", "Metric Unit", "Metric Value"; the unit varies with the value.
   ncu_us=$(ncu --cache-control none --clock-control none --metrics gpu__time_duration.sum \
-               --csv --print-units base "$kbench" "${args[@]}" --profile \
-               --output "$work/profiled.csv" 2>/dev/null |
-           grep 'gpu__time_duration.sum' | head -n 1 | awk -F'","' '{gsub(/"/,"",$NF); print $NF/1000}')
+               --csv "$kbench" "${args[@]}" --profile --output "$work/profiled.csv" 2>/dev/null |
+           grep 'gpu__time_duration.sum' | head -n 1 |
+           awk -F'","' '{ v = $NF; gsub(/[",]/, "", v); u = $(NF - 1)
+                          s = u == "nsecond" ? 1e-3 : u == "usecond" ? 1 : u == "msecond" ? 1e3 : u == "second" ? 1e6 : 0
+                          printf "%.3f", v * s }')
   ratio=$(awk -v a="$median" -v b="$ncu_us" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
   echo "| $spec | $median | $ncu_us | $ratio |"
 done

@@ -154,6 +154,19 @@ kb_status CaseRunner::batch_launch(void* state, kb_launch_config& config, kb_mes
 }
 
 Record CaseRunner::run(const CaseRequest& request) {
+  // The runner's own CUDA calls throw only when the device is beyond use; the plugin's hooks
+  // never throw. Either way the case ends as a row.
+  try {
+    if (cuda()) cudaGetLastError();  // nothing left over from the case before
+    return run_unguarded(request);
+  } catch (const std::exception& e) {
+    Record result{{"status", "error"}, {"message", std::string("runner: ") + e.what()}};
+    if (cuda() && cuda_context_lost()) result["fatal"] = "1";
+    return result;
+  }
+}
+
+Record CaseRunner::run_unguarded(const CaseRequest& request) {
   Record result;
   const kb_case c = request.to_abi();
   kb_message message{};

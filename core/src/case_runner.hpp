@@ -42,6 +42,7 @@ class CaseRunner {
 
  private:
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
+  Record run_unguarded(const CaseRequest& request);
   kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message,
                          double& microseconds);
   kb_status batch_launch(void* state, kb_launch_config& config, kb_message& message,

@@ -17,6 +17,12 @@ namespace {
 
 constexpr int kNotInstalled = 127;  // the shell's "command not found" exit code
 
+// Ten colours told apart at a glance (matplotlib's "tab10" without its grey), none of them the
+// black of a reference line; a colour comes back after ten plugins, with another point type.
+constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79"};
+constexpr int kPaletteSize = sizeof kPalette / sizeof kPalette[0];
+
 // A gnuplot double-quoted string; `noenhanced` is set wherever a text holds plugin names, whose
 // underscores would otherwise turn into subscripts.
 std::string quoted(const std::string& text) {
@@ -81,14 +87,19 @@ std::string write_plot(const LinePlot& plot, const std::string& dir) {
            << plot.x_ticks.back().first * 1.5 << "]\n";
   }
   std::vector<std::string> plots;
-  int index = 0;
+  int index = 0, measured = 0;
   for (const auto& s : plot.series) {
     if (s.points.empty()) continue;
     for (const auto& [x, y] : s.points) data << x << '\t' << y << '\n';
     data << "\n\n";
-    const std::string style = s.style == PlotSeries::Style::reference
-                                  ? "with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black'"
-                                  : "with linespoints lw 2 pt 7";
+    std::string style = "with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black'";
+    if (s.style == PlotSeries::Style::measured) {
+      const int point_types[] = {7, 5, 9, 11, 13};
+      style = std::string("with linespoints lw 2 pt ") +
+              std::to_string(point_types[(measured / kPaletteSize) % 5]) + " lc rgb '" +
+              kPalette[measured % kPaletteSize] + "'";
+      ++measured;
+    }
     plots.push_back(quoted(plot.name + ".dat") + " index " + std::to_string(index++) +
                     " using 1:2 " + style + " title " + quoted(s.title));
   }
@@ -112,8 +123,10 @@ std::string write_plot(const BarPlot& plot, const std::string& dir) {
          << "set style histogram clustered gap 1\n"
          << "set style fill solid 0.8 border -1\n"
          << "set boxwidth 0.9\n"
-         << "set xtics rotate by -30 noenhanced\n"
-         << "set yrange [0:*]\n";
+         << "set xtics rotate by 45 right noenhanced\n"
+         << "set key outside top center horizontal\n"
+         << "set yrange [0:*]\n"
+         << "set offsets 0, 0, graph 0.12, 0\n";  // room above the tallest bar for its label
   for (std::size_t c = 0; c < plot.categories.size(); ++c) {
     data << plot.categories[c];
     for (const auto& value : plot.values[c]) {
@@ -130,7 +143,8 @@ std::string write_plot(const BarPlot& plot, const std::string& dir) {
   // With one bar per cluster, its value is printed on it; several would need per-bar offsets.
   if (plot.series_titles.size() == 1) {
     script << ", \\\n     " << quoted(plot.name + ".dat")
-           << " using 0:2:(sprintf('%.2fx', $2)) with labels offset 0,0.7 notitle";
+           << " using 0:2:(sprintf('%.2fx', $2)) with labels rotate by 90 left offset 0,0.4 font ',9'"
+              " notitle";
   }
   script << ", \\\n     1 with lines lw 2 dt 2 lc rgb 'black' title 'equal (1x)'\n";
   write_file(dir + "/" + plot.name + ".dat", data.str());

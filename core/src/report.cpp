@@ -333,11 +333,12 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
   for (auto& [family, rows_of_family] : headlines) {
     const FamilyView view = view_of(family);
     std::sort(rows_of_family.begin(), rows_of_family.end(), headline_order);
-    md += "\n## " + family + "\n\nThe best plugin per size (" + view.reference + " aside), its " +
-          view.unit + " at its best block, and the fraction of the " + view.reference_role +
-          " it reaches: of " + view.reference + " at the same size" +
-          (std::string(view.metric) == "gbps" ? ", else of the device's measured copy bandwidth"
-                                               : "") +
+    md += "\n## " + family + "\n\nThe best plugin per size other than " + view.reference +
+          ", its " + view.unit + " at its best block, and the fraction of the " +
+          view.reference_role + " it reaches: of " + view.reference + " at the same size" +
+          (std::string(view.metric) == "gbps" ? " where it ran, else of the device's measured "
+                                                "copy bandwidth"
+                                              : "") +
           ".\n\n" + headline_table(rows_of_family, view, several_caches, several_gpus) + "\n" +
           plots_md[family];
   }

@@ -50,6 +50,9 @@ class Launcher {
   }
 
   static void check(cudaError_t error) {
+    // A failed launch also sets the thread's last error; clear it, or the runner's next CUDA
+    // call would report it again.
+    if (error != cudaSuccess) cudaGetLastError();
     if (error == cudaErrorNoKernelImageForDevice) {
       throw Error(KB_UNSUPPORTED, std::string("no kernel image for this device; the plugin was "
                                               "built for ") + KB_CUDA_ARCHS);

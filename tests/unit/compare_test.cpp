@@ -1,0 +1,219 @@
+// `kbench compare`: the pivot rules on synthetic rows, and the exact output of one small table.
+#include "support/kbench_process.hpp"
+
+#include "comparison.hpp"
+#include "comparison_format.hpp"
+#include "input_error.hpp"
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+namespace kb {
+namespace {
+
+struct Case {
+  std::string gpu = "NVIDIA H100", uuid = "GPU-aaaaaaaa-1";
+  std::string plugin = "transpose/fast", shape = "1024x1024", block = "-";
+  std::string status = "ok", median_us = "100", noise = "0.005";
+  std::string timestamp = "2026-01-01T00:00:00Z", run = "run-1", dtype = "float32";
+};
+
+ResultRow make_row(const Case& c) {
+  ResultRow row;
+  row.set("timestamp_utc", c.timestamp);
+  row.set("run_id", c.run);
+  row.set("gpu_name", c.gpu);
+  row.set("gpu_uuid", c.uuid);
+  row.set("family", c.plugin.substr(0, c.plugin.find('/')));
+  row.set("plugin", c.plugin);
+  row.set("dtype", c.dtype);
+  row.set("shape", c.shape);
+  row.set("block", c.block);
+  row.set("cache", "hot");
+  row.set("status", c.status);
+  if (c.status == "ok") {
+    row.set("median_us", c.median_us);
+    row.set("noise", c.noise);
+    row.set("gbps", std::to_string(1e4 / std::stod(c.median_us)));
+  }
+  return row;
+}
+
+Case on(const std::string& gpu, const std::string& uuid, Case c = {}) {
+  c.gpu = gpu;
+  c.uuid = uuid;
+  return c;
+}
+
+Case with(Case c, const std::string& shape, const std::string& median_us) {
+  c.shape = shape;
+  c.median_us = median_us;
+  return c;
+}
+
+const PivotRow& row_of(const PivotTable& table, const std::string& shape) {
+  const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), "shape") -
+                  table.key_columns.begin();
+  for (const auto& row : table.rows) {
+    if (row.key[at] == shape) return row;
+  }
+  throw std::logic_error("no row " + shape);
+}
+
+TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50")),
+                                   make_row(with(h100, "2048", "100")), make_row(with(h200, "2048", "200"))},
+                                  {CompareBy::gpu, Metric::time, ""});
+  ASSERT_EQ(comparison.tables.size(), 1u);
+  const PivotTable& table = comparison.tables.front();
+  EXPECT_EQ(table.columns, (std::vector<std::string>{"NVIDIA H100", "NVIDIA H200"}));
+  EXPECT_EQ(table.baseline, 0u);
+  EXPECT_DOUBLE_EQ(*row_of(table, "1024").cells[1].speedup, 2.0);  // half the time: 2x
+  EXPECT_DOUBLE_EQ(*row_of(table, "2048").cells[1].speedup, 0.5);
+  EXPECT_FALSE(row_of(table, "1024").cells[0].speedup);  // the baseline has none
+  EXPECT_DOUBLE_EQ(*table.geomean[1], 1.0);               // sqrt(2 * 0.5)
+  ASSERT_EQ(comparison.per_plugin.size(), 1u);
+  EXPECT_DOUBLE_EQ(*comparison.per_plugin[0].geomean[1], 1.0);
+}
+
+TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))},
+                                  {CompareBy::gpu, Metric::gbps, ""});
+  EXPECT_NEAR(*comparison.tables[0].rows[0].cells[1].speedup, 2.0, 1e-9);
+}
+
+TEST(Compare, MissingAndFailedCellsHaveNoSpeedup) {
+  Case crashed = on("NVIDIA H200", "GPU-2", with({}, "2048", "1"));
+  crashed.status = "crashed";
+  const auto comparison = compare({make_row(with(on("NVIDIA H100", "GPU-1"), "1024", "100")),
+                                   make_row(with(on("NVIDIA H100", "GPU-1"), "2048", "100")),
+                                   make_row(crashed)},
+                                  {CompareBy::gpu, Metric::time, ""});
+  const PivotTable& table = comparison.tables.front();
+  EXPECT_EQ(row_of(table, "1024").cells[1].state, PivotCell::State::missing);
+  EXPECT_EQ(row_of(table, "2048").cells[1].state, PivotCell::State::not_ok);
+  EXPECT_EQ(row_of(table, "2048").cells[1].status, "crashed");
+  EXPECT_FALSE(table.geomean[1]);
+}
+
+TEST(Compare, DifferencesInsideTheNoiseAreMarked) {
+  Case a = on("A", "GPU-1", with({}, "1", "100")), b = on("B", "GPU-2", with({}, "1", "101"));
+  a.noise = b.noise = "0.006";  // 1% apart, 1.2% of noise together
+  auto comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
+  a.noise = b.noise = "0.004";  // 0.8% of noise together
+  comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
+}
+
+TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
+  Case early = on("A", "GPU-1", with({}, "1", "500")), late = early, other = on("B", "GPU-2", with({}, "1", "100"));
+  early.timestamp = "2026-01-02T00:00:00Z";
+  late.timestamp = "2026-01-03T00:00:00Z";
+  late.median_us = "200";
+  // Read order must not matter: the later timestamp comes first in the file here.
+  const auto comparison = compare({make_row(late), make_row(early), make_row(other)},
+                                  {CompareBy::gpu, Metric::time, ""});
+  EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
+}
+
+TEST(Compare, DevicesSharingANameAreToldApartByUuid) {
+  const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
+                                   make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
+                                  {CompareBy::gpu, Metric::time, ""});
+  EXPECT_EQ(comparison.tables[0].columns,
+            (std::vector<std::string>{"NVIDIA H200 GPU-11111111", "NVIDIA H200 GPU-22222222"}));
+}
+
+TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
+  Case copy = with({}, "1024", "50"), naive = with({}, "1024", "200"), naive_fast = naive;
+  copy.plugin = "transpose/copy";
+  naive.plugin = naive_fast.plugin = "transpose/naive";
+  naive.block = "32x8";
+  naive_fast.block = "16x16";
+  naive_fast.median_us = "100";
+  Case matmul = with({}, "64x64x64", "10");
+  matmul.plugin = "matmul/cublas";
+  const auto comparison = compare({make_row(copy), make_row(naive), make_row(naive_fast), make_row(matmul)},
+                                  {CompareBy::plugin, Metric::time, "copy"});
+  ASSERT_EQ(comparison.tables.size(), 2u);
+  const PivotTable& transpose = comparison.tables[1];
+  EXPECT_EQ(transpose.title, "transpose");
+  EXPECT_EQ(transpose.columns, (std::vector<std::string>{"transpose/copy", "transpose/naive"}));
+  EXPECT_EQ(transpose.rows[0].cells[1].block, "16x16");
+  EXPECT_DOUBLE_EQ(*transpose.rows[0].cells[1].speedup, 0.5);
+  EXPECT_TRUE(comparison.per_plugin.empty());
+}
+
+TEST(Compare, AnUnknownBaselineNamesItAndTheColumns) {
+  try {
+    compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+            {CompareBy::gpu, Metric::time, "A100"});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "unknown baseline 'A100'; the columns are NVIDIA H100, NVIDIA H200");
+  }
+  // A text only one column contains is enough.
+  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+                                  {CompareBy::gpu, Metric::time, "H200"});
+  EXPECT_EQ(comparison.tables[0].baseline, 1u);
+}
+
+TEST(Compare, NaturalOrderSortsNumbersByValue) {
+  EXPECT_TRUE(natural_less("512", "2048"));
+  EXPECT_TRUE(natural_less("32x8", "32x32"));
+  EXPECT_FALSE(natural_less("8192x8192", "8192x4096"));
+}
+
+// The output test: a CSV written through the results store, `kbench compare` run on it, and its
+// markdown locked line for line.
+TEST(CompareOutput, MarkdownByGpu) {
+  namespace fs = boost::filesystem;
+  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
+  const std::string csv = (folder / "results.csv").string();
+  {
+    ResultsStore store(csv);
+    const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+    store.append(make_row(with(h100, "1024", "100")));
+    store.append(make_row(with(h200, "1024", "60")));
+    store.append(make_row(with(h100, "2048", "400")));
+    store.append(make_row(with(h200, "2048", "398")));  // 0.5% apart: inside 1% of noise
+    store.append(make_row(with(h100, "4096", "1600")));
+  }
+  const auto run = kbtest::kbench({"compare", csv, "--by", "gpu"});
+  fs::remove_all(folder);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output,
+            "Each cell: the median time (us) of the case's latest row, and in parentheses the "
+            "speed-up vs the baseline GPU (> 1 = better; ~ = inside the measured noise). — = no "
+            "row; a status = the case did not pass.\n"
+            "\n"
+            "| family         | plugin         | dtype   | shape | block | NVIDIA H100 (baseline) |    NVIDIA H200 |\n"
+            "|----------------|----------------|---------|-------|-------|-----------------------:|---------------:|\n"
+            "| transpose      | transpose/fast | float32 | 1024  | -     |                  100.0 |  60.00 (1.67x) |\n"
+            "| transpose      | transpose/fast | float32 | 2048  | -     |                  400.0 | 398.0 (~1.01x) |\n"
+            "| transpose      | transpose/fast | float32 | 4096  | -     |                   1600 |              — |\n"
+            "| geometric mean |                |         |       |       |               baseline |          1.29x |\n"
+            "\n"
+            "Geometric mean of the speed-up per plugin, over the cases it shares with the "
+            "baseline:\n"
+            "\n"
+            "| plugin         | NVIDIA H100 (baseline) | NVIDIA H200 |\n"
+            "|----------------|-----------------------:|------------:|\n"
+            "| transpose/fast |               baseline |       1.29x |\n");
+}
+
+TEST(CompareOutput, BadInputIsOneLine) {
+  const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
+  const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
+  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, run or plugin)\n");
+}
+
+}  // namespace
+}  // namespace kb
