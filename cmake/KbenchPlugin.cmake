@@ -3,7 +3,9 @@
 #
 # Builds one plugin: a shared module named <target>.so with every symbol hidden except the
 # `kbench_plugin` entry point (KB_EXPORT), linked to the author helpers, written to
-# OUTPUT_DIRECTORY (default: KBENCH_PLUGIN_DIR, the build's plugin folder the runner searches).
+# OUTPUT_DIRECTORY (default: KBENCH_PLUGIN_DIR, the build's plugin folder the runner searches, in
+# the kbench tree; the current binary folder for a project using an installed kbench through
+# find_package(kbench)). In-tree plugins are installed when KBENCH_INSTALL_PLUGINS is set.
 # The CUDA architectures it is built for are compiled in as KB_CUDA_ARCHS, so the plugin can
 # tell `kbench list` and name them when a device has no matching code.
 function(kbench_add_plugin target)
@@ -11,8 +13,10 @@ function(kbench_add_plugin target)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "kbench_add_plugin(${target}): SOURCES is required")
   endif()
-  if(NOT ARG_OUTPUT_DIRECTORY)
+  if(NOT ARG_OUTPUT_DIRECTORY AND KBENCH_PLUGIN_DIR)
     set(ARG_OUTPUT_DIRECTORY ${KBENCH_PLUGIN_DIR})
+  elseif(NOT ARG_OUTPUT_DIRECTORY)
+    set(ARG_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
   if(NOT ARG_CUDA_ARCHITECTURES)
     set(ARG_CUDA_ARCHITECTURES ${CMAKE_CUDA_ARCHITECTURES})
@@ -26,6 +30,8 @@ function(kbench_add_plugin target)
     CUDA_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON
     CUDA_ARCHITECTURES "${ARG_CUDA_ARCHITECTURES}"
+    # One CUDA runtime in the process: the runner's streams and events are the plugin's too.
+    CUDA_RUNTIME_LIBRARY Shared
     LIBRARY_OUTPUT_DIRECTORY ${ARG_OUTPUT_DIRECTORY})
 
   # "90" -> sm_90,compute_90; "90-real" -> sm_90; "90a-virtual" -> compute_90a.
@@ -43,4 +49,7 @@ function(kbench_add_plugin target)
   endforeach()
   list(JOIN archs "," archs)
   target_compile_definitions(${target} PRIVATE KB_CUDA_ARCHS="${archs}")
+  if(KBENCH_INSTALL_PLUGINS)
+    install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kbench/plugins)
+  endif()
 endfunction()

@@ -17,6 +17,8 @@ constexpr const char* kUsage =
     "  run      run a sweep and append the results to a CSV file\n"
     "  compare  the medians of the same cases side by side across GPUs, runs or plugins\n"
     "  report   a markdown report with PNG plots (gnuplot) from results CSV files\n"
+    "  validate check a plugin file: ABI, metadata, and a small verified case of each dtype\n"
+    "  new-plugin  write a plugin project that builds out of tree against an installed kbench\n"
     "\n"
     "kbench <command> --help shows the command's options.\n";
 
@@ -35,6 +37,8 @@ int main(int argc, char** argv) {
     if (command == "compare") return kb::compare_command(args);
     if (command == "report") return kb::report_command(args);
     if (command == "worker") return kb::worker_command(args);
+    if (command == "validate") return kb::validate_command(args);
+    if (command == "new-plugin") return kb::new_plugin_command(args);
     if (command == "--help" || command == "-h" || command == "help") {
       std::cout << kUsage;
       return 0;

@@ -141,10 +141,19 @@ std::vector<ResultRow> read_results(const std::string& path) {
   try {
     io::CSVReader<kResultColumnCount, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(
         path);
-    std::apply([&](auto... names) { reader.read_header(io::ignore_no_column, names...); },
+    // Files written by an older kbench lack the newer columns: those read as empty cells.
+    std::apply([&](auto... names) { reader.read_header(io::ignore_missing_column, names...); },
                kResultColumns);
+    for (const char* required : {"run_id", "plugin", "status", "median_us"}) {
+      if (!reader.has_column(required)) {
+        throw InputError("'" + path + "' is not a kbench results file (no '" + required +
+                         "' column)");
+      }
+    }
     std::array<std::string, kResultColumnCount> cells;
-    while (std::apply([&](auto&... cell) { return reader.read_row(cell...); }, cells)) {
+    while (true) {
+      for (auto& cell : cells) cell.clear();
+      if (!std::apply([&](auto&... cell) { return reader.read_row(cell...); }, cells)) break;
       std::vector<std::string> values;
       values.reserve(kResultColumnCount);
       for (const auto& cell : cells) values.push_back(csv_unescape(cell));

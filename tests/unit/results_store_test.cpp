@@ -157,3 +157,25 @@ TEST_F(ResultsStoreTest, FourWritersTwoThousandRowsEach) { concurrent_writers(pa
 
 }  // namespace
 }  // namespace kb
+
+namespace kb {
+namespace {
+
+TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
+  namespace fs = boost::filesystem;
+  const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-old-%%%%.csv");
+  {
+    std::ofstream out(csv.string());
+    out << "timestamp_utc,run_id,plugin,status,median_us\n2026-11-21T00:00:00Z,r1,transpose/cpu,ok,1.5\n";
+  }
+  const auto rows = read_results(csv.string());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].get("median_us"), "1.5");
+  EXPECT_EQ(rows[0].get("batch_us"), "");
+  { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
+  EXPECT_THROW(read_results(csv.string()), InputError);
+  fs::remove(csv);
+}
+
+}  // namespace
+}  // namespace kb
