@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|all] [extra kbench run args...]
 #
 # The build comes from this machine's build-device/ (scripts/device-prepare.sh builds it where
 # Boost and GoogleTest are installed and stages a slim copy in .device/); on a machine with the
@@ -35,7 +35,7 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
   for preset in presets/gpu-check-*.ini; do
     "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
-      "$@" >"$out/table.md" 2>>"$out/sweep.log"
+      "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
     echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
     grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
@@ -63,10 +63,10 @@ if [ "$mode" = repeat ] || [ "$mode" = all ]; then
         a = t["repeat-1", k]; b = t["repeat-2", k]
         if (a > 50 && b > 0) printf "%.5f %s\n", (a > b ? a - b : b - a) / a, k
       }
-    }' "$out/repeat.csv" | sort -n >"$out/repeat-diffs.txt"
-  n=$(wc -l <"$out/repeat-diffs.txt")
-  echo "cases over 50 us: $n; median difference: $(sed -n "$(((n + 1) / 2))p" "$out/repeat-diffs.txt");" \
-       "worst: $(tail -n 1 "$out/repeat-diffs.txt")" | tee "$out/repeat.md"
+    }' "$out/repeat.csv" | sort -n >/tmp/kbench-repeat-diffs.txt
+  n=$(wc -l </tmp/kbench-repeat-diffs.txt)
+  echo "cases over 50 us: $n; median difference: $(sed -n "$(((n + 1) / 2))p" /tmp/kbench-repeat-diffs.txt);" \
+       "worst: $(tail -n 1 /tmp/kbench-repeat-diffs.txt)" | tee "$out/repeat.md"
 fi
 
 if [ "$mode" = hello ] || [ "$mode" = all ]; then
@@ -75,4 +75,13 @@ if [ "$mode" = hello ] || [ "$mode" = all ]; then
     --case "hello/record none 1024 8x8" --case "hello/printf none 5 2x2" --show \
     --output "$out/hello.csv" --max-time 0.2 2>&1 | grep -vE "^\[|^kbench: run" | tail -30
   cut -d, -f18,22,23,27,44 "$out/hello.csv"
+fi
+
+if [ "$mode" = seeds ] || [ "$mode" = all ]; then
+  echo "== the seeds' experiments that fit a short lease"
+  for preset in presets/seed003-reduce.ini presets/seed004-transpose.ini presets/seed003-matmul.ini \
+                presets/seed000-hello.ini; do
+    "$kbench" run --config "$preset" --output "$out/seeds.csv" --max-time 0.3 >/dev/null 2>&1
+    echo "$preset: exit $?"
+  done
 fi
