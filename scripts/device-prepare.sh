@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 KBENCH_BUILD_DIR=build-device scripts/build.sh -DKBENCH_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90
 rm -rf .device/build-device
 mkdir -p .device
-rsync -a --exclude '*.o' --exclude '*.a' --exclude 'CMakeFiles/*/' build-device/ .device/build-device/
+rsync -a --exclude '*.o' --exclude 'CMakeFiles/*/' build-device/ .device/build-device/
 du -sh .device

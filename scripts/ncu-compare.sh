@@ -20,7 +20,7 @@ for spec in "$@"; do
                --csv "$kbench" "${args[@]}" --profile --output "$work/profiled.csv" 2>/dev/null |
            grep 'gpu__time_duration.sum' | head -n 1 |
            awk -F'","' '{ v = $NF; gsub(/[",]/, "", v); u = $(NF - 1)
-                          s = u == "nsecond" ? 1e-3 : u == "usecond" ? 1 : u == "msecond" ? 1e3 : u == "second" ? 1e6 : 0
+                          s = u ~ /^ns/ ? 1e-3 : u ~ /^(us|usecond)/ ? 1 : u ~ /^ms/ ? 1e3 : u ~ /^s/ ? 1e6 : 0
                           printf "%.3f", v * s }')
   ratio=$(awk -v a="$median" -v b="$ncu_us" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
   echo "| $spec | $median | $ncu_us | $ratio |"

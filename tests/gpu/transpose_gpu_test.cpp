@@ -30,7 +30,6 @@ const std::vector<Plugin> kPlugins = {
     {"transpose/shared_swapped_index", {"8x8", "16x16", "32x32"}},
     {"transpose/tiled_coarse", {"32x32", "32x8"}},
     {"transpose/fast", {"-"}},
-    {"transpose/fast_wide", {"-"}},
     {"transpose/cublas", {"-"}, /*int32=*/false},
     {"transpose/copy", {"-"}},
 };
