@@ -6,5 +6,7 @@ cd "$(dirname "$0")/.."
 KBENCH_BUILD_DIR=build-device scripts/build.sh -DKBENCH_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90
 rm -rf .device/build-device
 mkdir -p .device
-rsync -a --exclude '*.o' --exclude 'CMakeFiles/*/' build-device/ .device/build-device/
+# CMakeFiles/Export holds the CMake package `cmake --install` copies (the SDK test needs it).
+rsync -a --include 'CMakeFiles/Export/***' --exclude '*.o' --exclude 'CMakeFiles/*/' \
+  build-device/ .device/build-device/
 du -sh .device

@@ -2,7 +2,9 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|multi|all] [extra kbench run args...]
+# `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
+# them, on a machine with several GPUs.
 #
 # The build comes from this machine's build-device/ (scripts/device-prepare.sh builds it where
 # Boost and GoogleTest are installed and stages a slim copy in .device/); on a machine with the
@@ -46,8 +48,8 @@ fi
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then
   echo "== kbench median vs Nsight Compute"
   KBENCH=$kbench scripts/ncu-compare.sh \
-    "transpose/naive_row float32 2048 32x8" "transpose/naive_row float32 8192 32x8" \
-    "transpose/fast float32 2048" "transpose/fast float32 8192" \
+    "transpose/naive_row float32 4096 32x8" "transpose/naive_row float32 8192 32x8" \
+    "transpose/fast float32 8192" "transpose/fast float32 16384" \
     "matmul/tiled float32 1024 16x16" "matmul/tiled float32 2048 16x16" | tee "$out/ncu.md"
 fi
 
@@ -83,5 +85,21 @@ if [ "$mode" = seeds ] || [ "$mode" = all ]; then
                 presets/seed000-hello.ini; do
     "$kbench" run --config "$preset" --output "$out/seeds.csv" --max-time 0.3 >/dev/null 2>&1
     echo "$preset: exit $?"
+  done
+fi
+
+if [ "$mode" = multi ]; then
+  echo "== several GPUs: the goal sweeps on device 0, on all devices, and split over them"
+  for how in "--devices 0" "--devices all" "--devices all --split"; do
+    start=$(date +%s.%N)
+    for preset in presets/gpu-check-*.ini; do
+      # shellcheck disable=SC2086
+      "$kbench" run --config "$preset" $how --output "$out/multi.csv" \
+        --run-id "multi ${how}" >/dev/null 2>>/tmp/kbench-multi.log
+    done
+    end=$(date +%s.%N)
+    rows=$(grep -c ",multi ${how}," "$out/multi.csv")
+    echo "$how: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s, $rows rows" |
+      tee -a "$out/multi.md"
   done
 fi

@@ -185,7 +185,12 @@ std::string devices_table(const std::map<std::string, Device>& devices) {
 // The speed-up of each GPU over the first (in sorted order), per plugin: a bar chart and its table.
 std::string gpu_ratio_section(const std::vector<ResultRow>& rows, const std::string& dir,
                               std::vector<std::string>& scripts) {
-  const Comparison comparison = compare(rows, CompareRequest{CompareBy::gpu, Metric::time, ""});
+  // Host plugins' rows say nothing about a GPU.
+  std::vector<ResultRow> gpu_rows;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
+               [](const ResultRow& row) { return !row.get("gpu_name").empty(); });
+  const Comparison comparison =
+      compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, ""});
   const PivotTable& table = comparison.tables.front();
   const std::string& baseline = table.columns[table.baseline];
   BarPlot plot;
@@ -270,7 +275,10 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
                    std::to_string(run_ids.size()) + " run(s) on " +
                    std::to_string(devices.size()) + " device(s); where a case was run several "
                    "times, its latest row counts.\n\n## Devices\n\n" + devices_table(devices);
-  if (devices.size() > 1) md += "\n## GPU vs GPU\n\n" + gpu_ratio_section(rows, dir, scripts);
+  const auto gpus_seen = std::count_if(devices.begin(), devices.end(), [](const auto& entry) {
+    return entry.first.rfind("host ", 0) != 0;
+  });
+  if (gpus_seen > 1) md += "\n## GPU vs GPU\n\n" + gpu_ratio_section(rows, dir, scripts);
 
   const bool several_caches = caches.size() > 1, several_gpus = devices.size() > 1;
   std::map<std::string, std::vector<HeadlineRow>> headlines;  // per family

@@ -1,0 +1,25 @@
+reset
+set terminal pngcairo size 1200,650 enhanced font 'sans,11'
+set output "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.png"
+set title "reduce, int32, sumsq — NVIDIA H100 80GB HBM3 GPU-7516e381 (best block per plugin and size)" noenhanced
+set datafile separator '\t'
+set datafile missing '-'
+set grid
+set key outside right top noenhanced
+set xlabel "problem size (shape; elements on a log scale)" noenhanced
+set ylabel "bandwidth (GB/s)" noenhanced
+set logscale x 2
+set logscale y 10
+set xtics rotate by -30 noenhanced ("1048576" 1.04858e+06)
+set xrange [699051:1.57286e+06]
+plot "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 0 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "reduce/cub", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#ff7f0e' title "reduce/fast", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 2 using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title "reduce/multi_block", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 3 using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' title "reduce/one_block_chunked", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 4 using 1:2 with linespoints lw 2 pt 7 lc rgb '#9467bd' title "reduce/one_block_strided", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 5 using 1:2 with linespoints lw 2 pt 7 lc rgb '#8c564b' title "reduce/single_thread", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 6 using 1:2 with linespoints lw 2 pt 7 lc rgb '#e377c2' title "reduce/tree_interleaved", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 7 using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' title "reduce/tree_sequential", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 8 using 1:2 with linespoints lw 2 pt 7 lc rgb '#bcbd22' title "reduce/tree_unrolled", \
+     "reduce_int32_sumsq_nvidia_h100_80gb_hbm3_gpu_7516e381.dat" index 9 using 1:2 with linespoints lw 2 pt 7 lc rgb '#393b79' title "reduce/warp_shuffle", \
+     2941.800000 with lines lw 2 dt 3 lc rgb 'gray40' title "device copy bandwidth (2942 GB/s)"

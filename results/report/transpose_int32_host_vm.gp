@@ -1,0 +1,15 @@
+reset
+set terminal pngcairo size 1200,650 enhanced font 'sans,11'
+set output "transpose_int32_host_vm.png"
+set title "transpose, int32 — host vm (best block per plugin and size)" noenhanced
+set datafile separator '\t'
+set datafile missing '-'
+set grid
+set key outside right top noenhanced
+set xlabel "problem size (shape; elements on a log scale)" noenhanced
+set ylabel "bandwidth (GB/s)" noenhanced
+set logscale x 2
+set yrange [0:*]
+set xtics rotate by -30 noenhanced ("1111x113" 125543)
+set xrange [83695.3:188314]
+plot "transpose_int32_host_vm.dat" index 0 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "transpose/cpu"
