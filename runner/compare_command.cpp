@@ -12,7 +12,7 @@
 namespace kb {
 
 int compare_command(const std::vector<std::string>& args) {
-  std::vector<std::string> files, families, plugin_globs;
+  RowSelection selection;
   std::string by, metric = "time", format = "markdown";
   CompareRequest request;
   po::options_description description("kbench compare");
@@ -23,22 +23,10 @@ int compare_command(const std::vector<std::string>& args) {
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
       ("metric", po::value(&metric)->default_value(metric), "time | gbps | gflops")
-      ("format", po::value(&format)->default_value(format), "markdown | csv")
-      ("family", po::value(&families)->composing(), "only this family (repeatable)")
-      ("plugin", po::value(&plugin_globs)->composing(),
-       "only plugins whose name matches this glob (repeatable)")
-      ("csv", po::value(&files)->composing(), "results CSV files (also given without --csv)");
-  po::positional_options_description positional;
-  positional.add("csv", -1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
-    if (!vm.count("help")) po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError(std::string("kbench compare: ") + e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << "Usage: kbench compare CSV... --by gpu|run|plugin [options]\n" << description;
+      ("format", po::value(&format)->default_value(format), "markdown | csv");
+  description.add(row_selection_options(selection));
+  if (!parse_results_command(args, description, "compare",
+                             "Usage: kbench compare CSV... --by gpu|run|plugin [options]")) {
     return 0;
   }
   request.by = parse_compare_by(by);
@@ -46,7 +34,8 @@ int compare_command(const std::vector<std::string>& args) {
   if (format != "markdown" && format != "csv") {
     throw InputError("unknown --format '" + format + "' (markdown or csv)");
   }
-  const auto rows = select_rows(read_results_files(files), families, plugin_globs);
+  const auto rows = select_rows(read_results_files(selection.files), selection.families,
+                                selection.plugin_globs);
   const Comparison comparison = compare(rows, request);
   std::cout << (format == "csv" ? comparison_csv(comparison) : comparison_markdown(comparison));
   return 0;

@@ -35,6 +35,36 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
   return d;
 }
 
+po::options_description row_selection_options(RowSelection& selection) {
+  po::options_description d("Rows");
+  d.add_options()
+      ("family", po::value(&selection.families)->composing(), "only this family (repeatable)")
+      ("plugin", po::value(&selection.plugin_globs)->composing(),
+       "only plugins whose name matches this glob (repeatable)")
+      ("csv", po::value(&selection.files)->composing(),
+       "results CSV files (also given without --csv)");
+  return d;
+}
+
+bool parse_results_command(const std::vector<std::string>& args,
+                           const po::options_description& description, const char* command,
+                           const char* usage) {
+  po::positional_options_description positional;
+  positional.add("csv", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    if (!vm.count("help")) po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string("kbench ") + command + ": " + e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << usage << "\n" << description;
+    return false;
+  }
+  return true;
+}
+
 po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const po::options_description& description,
                                     const char* command) {

@@ -35,6 +35,18 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
 // InputError on bad input. Returns false when --help was printed.
 bool parse_run_options(const std::vector<std::string>& args, RunOptions& options);
 
+// The options of the commands that read results back (compare, report): the CSV files, also
+// given as positional arguments, and the --family / --plugin filters.
+struct RowSelection {
+  std::vector<std::string> files, families, plugin_globs;
+};
+po::options_description row_selection_options(RowSelection& selection);
+// Parses `args` with `description` (which holds row_selection_options); false when --help was
+// asked for, after printing `usage` and the options.
+bool parse_results_command(const std::vector<std::string>& args,
+                           const po::options_description& description, const char* command,
+                           const char* usage);
+
 // Parses argv with `description` and, when present, the config file named by --config.
 po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const po::options_description& description,

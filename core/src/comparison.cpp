@@ -1,4 +1,5 @@
 #include "comparison.hpp"
+#include "result_selection.hpp"
 
 #include "input_error.hpp"
 
@@ -20,14 +21,6 @@ struct KeyLess {
     return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), natural_less);
   }
 };
-
-std::optional<double> number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
-  return value;
-}
 
 // A later row replaces an earlier one of the same case: the latest timestamp wins, and among
 // equal timestamps the one further down the file (rows are appended).
@@ -75,7 +68,7 @@ bool better(Metric metric, double a, double b) {
 PivotCell cell_of(const ResultRow& row, Metric metric) {
   PivotCell cell;
   cell.status = row.get("status");
-  const auto value = number(row.get(metric_column(metric)));
+  const auto value = cell_number(row.get(metric_column(metric)));
   if (cell.status != "ok" || !value || !(*value > 0)) {
     cell.state = PivotCell::State::not_ok;
     if (cell.status == "ok") cell.status = std::string("no ") + metric_column(metric);
@@ -83,7 +76,7 @@ PivotCell cell_of(const ResultRow& row, Metric metric) {
   }
   cell.state = PivotCell::State::ok;
   cell.value = *value;
-  const auto noise = number(row.get("noise"));
+  const auto noise = cell_number(row.get("noise"));
   cell.noise = noise && *noise > 0 ? *noise : 0;
   return cell;
 }
@@ -240,7 +233,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
   std::set<std::string> families_with_metric;
   for (const auto& row : all_rows) {
-    if (row.get("status") == "ok" && number(row.get(metric_column(metric)))) {
+    if (row.get("status") == "ok" && cell_number(row.get(metric_column(metric)))) {
       families_with_metric.insert(row.get("family"));
     }
   }

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "comparison.hpp"
+#include "result_selection.hpp"
 #include "comparison_format.hpp"
 #include "gnuplot.hpp"
 #include "input_error.hpp"
@@ -33,14 +34,6 @@ struct FamilyView {
 FamilyView view_of(const std::string& family) {
   if (family == "matmul") return {"gflops", "GFLOP/s", "matmul/cublas", "cuBLAS"};
   return {"gbps", "GB/s", family + "/copy", "copy ceiling"};
-}
-
-std::optional<double> number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
-  return value;
 }
 
 // "8192x4096" -> 33554432: the x axis position of a shape.
@@ -252,7 +245,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
     }
     caches.insert(row.get("cache"));
     const FamilyView view = view_of(row.get("family"));
-    const auto value = number(row.get(view.metric));
+    const auto value = cell_number(row.get(view.metric));
     if (row.get("status") != "ok" || !value || !(*value > 0)) continue;
     GroupData& group = groups[{row.get("family"), row.get("dtype"), row.get("op"), row.get("cache"), gpus[i]}];
     auto& shapes = group.by_plugin.try_emplace(row.get("plugin"), natural_less).first->second;
@@ -260,7 +253,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
     if (held == shapes.end() || *value > held->second.value) {
       shapes[row.get("shape")] = Measured{*value, row.get("block")};
     }
-    const auto copy = number(row.get("copy_gbps"));
+    const auto copy = cell_number(row.get("copy_gbps"));
     if (copy && row.get("timestamp_utc") >= group.copy_timestamp) {
       group.copy_gbps = copy;
       group.copy_timestamp = row.get("timestamp_utc");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace kb {
 
@@ -53,6 +54,14 @@ std::vector<ResultRow> select_rows(const std::vector<ResultRow>& rows,
   }
   if (selected.empty()) throw InputError("no row matches both the --family and --plugin filters");
   return selected;
+}
+
+std::optional<double> cell_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  return value;
 }
 
 }  // namespace kb

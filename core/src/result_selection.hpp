@@ -4,6 +4,7 @@
 
 #include "result_schema.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ namespace kb {
 // Throws InputError naming a file that cannot be read or is corrupt, or when the files hold no
 // row at all.
 std::vector<ResultRow> read_results_files(const std::vector<std::string>& paths);
+
+// A numeric cell; nothing for an empty or non-numeric one.
+std::optional<double> cell_number(const std::string& text);
 
 // Keeps the rows of these families (none given: all) whose plugin matches one of the globs (none
 // given: all); an InputError names a family or glob that matched no row.

@@ -355,4 +355,48 @@ void allow_shared_memory() {
                                      static_cast<int>(kSharedBytes)));
 }
 
+// The strategy both wgmma plugins share; `Operand` is what the tensor cores read (float read as
+// TF32, or bf16) and `kPrecision` what the verification holds the result to.
+//
+// Setup, untimed: wgmma reads both operands K-major, so B is transposed once into a buffer of the
+// strategy, rows zero-padded to 16 bytes for TMA. A is used in place when it already is what the
+// kernel reads (float, rows 16-byte aligned), else it gets such a copy too.
+template <class Operand, kb::matmul::Precision kPrecision>
+class WgmmaStrategy {
+ public:
+  explicit WgmmaStrategy(const kb::matmul::Problem<float>& p)
+      : grid_(launch_grid(p.M, p.N, p.K)),
+        ld_(padded_k<Operand>(p.K)),
+        a_copy_(KB_DEVICE_CUDA, static_cast<std::size_t>(a_in_place(p.K) ? 0 : p.M * ld_)),
+        b_transposed_(KB_DEVICE_CUDA, static_cast<std::size_t>(p.N * ld_)) {
+    const Operand* a = nullptr;
+    if constexpr (std::is_same_v<Operand, float>) a = p.a();
+    if (a_copy_.size() > 0) {
+      a_copy_.upload(k_major<Operand>(p.host_a(), p.M, p.K, false, ld_));
+      a = a_copy_.data();
+    }
+    b_transposed_.upload(k_major<Operand>(p.host_b(), p.K, p.N, true, ld_));
+    a_map_ = make_tensor_map<Operand>(a, p.M, p.K, ld_, kBlockM);
+    b_map_ = make_tensor_map<Operand>(b_transposed_.data(), p.N, p.K, ld_, kBlockN);
+    allow_shared_memory<Operand>();
+  }
+
+  void launch(const kb::matmul::Problem<float>& p, kb::Launcher& launch) const {
+    launch(wgmma_matmul<Operand>, grid_, dim3(kThreads), kSharedBytes, a_map_, b_map_, p.c(),
+           static_cast<int>(p.M), static_cast<int>(p.N), static_cast<int>(p.K));
+  }
+
+  kb_verification verify(const kb::matmul::Problem<float>& p) const { return p.verify(kPrecision); }
+
+ private:
+  bool a_in_place(std::int64_t k) const { return std::is_same_v<Operand, float> && ld_ == k; }
+
+  dim3 grid_;
+  std::int64_t ld_;
+  kb::Array<Operand> a_copy_;
+  kb::Array<Operand> b_transposed_;
+  CUtensorMap a_map_;
+  CUtensorMap b_map_;
+};
+
 }  // namespace kb_wgmma
