@@ -95,7 +95,9 @@ void fill_speedups(PivotTable& table, Metric metric) {
       PivotCell& cell = row.cells[c];
       if (c == table.baseline || cell.state != PivotCell::State::ok) continue;
       cell.speedup = speedup_of(metric, cell.value, base.value);
-      cell.within_noise = std::abs(*cell.speedup - 1) <= cell.noise + base.noise;
+      // An unknown noise (too few samples to bound the median) marks nothing.
+      cell.within_noise = std::isfinite(cell.noise + base.noise) &&
+                          std::abs(*cell.speedup - 1) <= cell.noise + base.noise;
       log_sum[c] += std::log(*cell.speedup);
       ++count[c];
     }
@@ -216,6 +218,7 @@ std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows) {
   for (const auto& row : rows) uuids_of_name[row.get("gpu_name")].insert(row.get("gpu_uuid"));
   std::vector<std::string> labels;
   labels.reserve(rows.size());
+  std::map<std::string, std::set<std::string>> gpus_of_run;
   for (const auto& row : rows) {
     const std::string& name = row.get("gpu_name");
     std::string label = name.empty() ? "host " + row.get("host") : name;
@@ -223,7 +226,14 @@ std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows) {
     if (!name.empty() && uuids_of_name[name].size() > 1) {
       label += " " + row.get("gpu_uuid").substr(0, 12);
     }
+    if (!name.empty()) gpus_of_run[row.get("run_id")].insert(label);
     labels.push_back(std::move(label));
+  }
+  // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
+  // compare the CPU loop with the kernels of the same machine.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& gpus = gpus_of_run[rows[i].get("run_id")];
+    if (rows[i].get("gpu_name").empty() && gpus.size() == 1) labels[i] = *gpus.begin();
   }
   return labels;
 }

@@ -68,7 +68,8 @@ struct Comparison {
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns.
 Comparison compare(const std::vector<ResultRow>& rows, const CompareRequest& request);
 
-// The label of each row's GPU: its name, or name and UUID where two devices share a name.
+// The label of each row's GPU: its name, or name and UUID where two devices share a name. A host
+// plugin's row takes the label of the one GPU its run used, else "host <host name>".
 std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows);
 
 // Orders texts with their digit runs compared as numbers: "512" < "2048", "32x8" < "32x32".
