@@ -12,14 +12,15 @@ set logscale x 2
 set logscale y 10
 set xtics rotate by -30 noenhanced ("1000x1000x1000" 1e+09, "4096x4096x4096" 6.87195e+10)
 set xrange [6.66667e+08:1.03079e+11]
-plot "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 0 using 1:2 with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black' title "matmul/cublas (cuBLAS)", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "matmul/cublas_tf32", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 2 using 1:2 with linespoints lw 2 pt 7 lc rgb '#ff7f0e' title "matmul/naive", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 3 using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title "matmul/naive_kahan", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 4 using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' title "matmul/naive_rows", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 5 using 1:2 with linespoints lw 2 pt 7 lc rgb '#9467bd' title "matmul/regblock", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 6 using 1:2 with linespoints lw 2 pt 7 lc rgb '#8c564b' title "matmul/row_shared", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 7 using 1:2 with linespoints lw 2 pt 7 lc rgb '#e377c2' title "matmul/tensor_bf16", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 8 using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' title "matmul/tensor_mma", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 9 using 1:2 with linespoints lw 2 pt 7 lc rgb '#bcbd22' title "matmul/tensor_wgmma", \
-     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 10 using 1:2 with linespoints lw 2 pt 7 lc rgb '#393b79' title "matmul/tiled"
+plot "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 0 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "matmul/cpu", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 1 using 1:2 with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black' title "matmul/cublas (cuBLAS)", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 2 using 1:2 with linespoints lw 2 pt 7 lc rgb '#ff7f0e' title "matmul/cublas_tf32", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 3 using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title "matmul/naive", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 4 using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' title "matmul/naive_kahan", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 5 using 1:2 with linespoints lw 2 pt 7 lc rgb '#9467bd' title "matmul/naive_rows", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 6 using 1:2 with linespoints lw 2 pt 7 lc rgb '#8c564b' title "matmul/regblock", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 7 using 1:2 with linespoints lw 2 pt 7 lc rgb '#e377c2' title "matmul/row_shared", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 8 using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' title "matmul/tensor_bf16", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 9 using 1:2 with linespoints lw 2 pt 7 lc rgb '#bcbd22' title "matmul/tensor_mma", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 10 using 1:2 with linespoints lw 2 pt 7 lc rgb '#393b79' title "matmul/tensor_wgmma", \
+     "matmul_float32_nvidia_h200_gpu_ac54eae4.dat" index 11 using 1:2 with linespoints lw 2 pt 5 lc rgb '#1f77b4' title "matmul/tiled"

@@ -12,5 +12,6 @@ set logscale x 2
 set yrange [0:*]
 set xtics rotate by -30 noenhanced ("1111x113" 125543)
 set xrange [83695.3:188314]
-plot "transpose_int32_nvidia_h200_gpu_ac54eae4.dat" index 0 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "transpose/shared", \
+plot "transpose_int32_nvidia_h200_gpu_ac54eae4.dat" index 0 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "transpose/cpu", \
+     "transpose_int32_nvidia_h200_gpu_ac54eae4.dat" index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#ff7f0e' title "transpose/shared", \
      4147.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "device copy bandwidth (4147 GB/s)"
