@@ -23,12 +23,17 @@ int compare_command(const std::vector<std::string>& args) {
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
       ("metric", po::value(&metric)->default_value(metric), "time | gbps | gflops")
-      ("format", po::value(&format)->default_value(format), "markdown | csv");
+      ("format", po::value(&format)->default_value(format), "markdown | csv")
+      ("ladder", po::bool_switch(&request.ladder),
+       "each column's speed-up over the column before it (columns in --plugin order)")
+      ("config", po::value<std::string>(),
+       "take --family and --plugin (in order) from a kbench run config, e.g. a preset");
   description.add(row_selection_options(selection));
   if (!parse_results_command(args, description, "compare",
                              "Usage: kbench compare CSV... --by gpu|run|plugin [options]")) {
     return 0;
   }
+  request.column_order = selection.plugin_globs;
   request.by = parse_compare_by(by);
   request.metric = parse_metric(metric);
   if (format != "markdown" && format != "csv") {

@@ -54,6 +54,14 @@ bool parse_results_command(const std::vector<std::string>& args,
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    if (vm.count("config")) {
+      // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
+      // options mean nothing here and are skipped.
+      const std::string file = vm["config"].as<std::string>();
+      std::ifstream in(file);
+      if (!in) throw InputError("cannot read config file '" + file + "'");
+      po::store(po::parse_config_file(in, description, /*allow_unregistered=*/true), vm);
+    }
     if (!vm.count("help")) po::notify(vm);
   } catch (const po::error& e) {
     throw InputError(std::string("kbench ") + command + ": " + e.what());

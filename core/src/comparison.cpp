@@ -3,11 +3,14 @@
 
 #include "input_error.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <set>
 #include <utility>
 
@@ -84,16 +87,17 @@ PivotCell cell_of(const ResultRow& row, Metric metric) {
 // The rows of one table before pivoting: key -> column -> the row to show.
 using Grid = std::map<Key, std::map<std::string, PivotCell>, KeyLess>;
 
-void fill_speedups(PivotTable& table, Metric metric) {
+// Against the baseline column, or (ladder) against the column before.
+void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
   table.geomean.assign(table.columns.size(), std::nullopt);
   std::vector<double> log_sum(table.columns.size(), 0);
   std::vector<std::size_t> count(table.columns.size(), 0);
   for (auto& row : table.rows) {
-    const PivotCell& base = row.cells[table.baseline];
-    if (base.state != PivotCell::State::ok) continue;
     for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      if (c == table.baseline || (ladder && c == 0)) continue;
+      const PivotCell& base = row.cells[ladder ? c - 1 : table.baseline];
       PivotCell& cell = row.cells[c];
-      if (c == table.baseline || cell.state != PivotCell::State::ok) continue;
+      if (base.state != PivotCell::State::ok || cell.state != PivotCell::State::ok) continue;
       cell.speedup = speedup_of(metric, cell.value, base.value);
       // An unknown noise (too few samples to bound the median) marks nothing.
       cell.within_noise = std::isfinite(cell.noise + base.noise) &&
@@ -105,6 +109,29 @@ void fill_speedups(PivotTable& table, Metric metric) {
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
     if (count[c]) table.geomean[c] = std::exp(log_sum[c] / count[c]);
   }
+}
+
+// Puts the columns matching the first glob first, and so on; unmatched columns keep their order
+// after them.
+void reorder_columns(PivotTable& table, const std::vector<std::string>& order) {
+  if (order.empty()) return;
+  const auto rank = [&](const std::string& column) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (fnmatch(order[i].c_str(), column.c_str(), 0) == 0) return i;
+    }
+    return order.size();
+  };
+  std::vector<std::size_t> permutation(table.columns.size());
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::stable_sort(permutation.begin(), permutation.end(), [&](std::size_t a, std::size_t b) {
+    return rank(table.columns[a]) < rank(table.columns[b]);
+  });
+  const auto permute = [&](auto& values) {
+    auto original = values;
+    for (std::size_t i = 0; i < permutation.size(); ++i) values[i] = original[permutation[i]];
+  };
+  permute(table.columns);
+  for (auto& row : table.rows) permute(row.cells);
 }
 
 // Hides the key columns that tell rows apart only sometimes (the GPU, the op, the cache state)
@@ -279,6 +306,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   Comparison comparison;
   comparison.by = request.by;
   comparison.metric = metric;
+  comparison.ladder = request.ladder;
   for (const auto& [title, cases] : latest) {
     Grid grid;
     std::set<std::string, bool (*)(const std::string&, const std::string&)> columns(natural_less);
@@ -303,6 +331,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
       columns.insert(key_and_column.second);
     }
     comparison.tables.push_back(pivot(title, key_columns, grid, columns));
+    reorder_columns(comparison.tables.back(), request.column_order);
   }
 
   bool baseline_found = request.baseline.empty();
@@ -315,7 +344,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
       }
     }
     known.insert(known.end(), table.columns.begin(), table.columns.end());
-    fill_speedups(table, metric);
+    fill_speedups(table, metric, request.ladder);
     drop_constant_columns(table);
   }
   if (!baseline_found) {

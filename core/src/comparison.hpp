@@ -26,6 +26,12 @@ struct CompareRequest {
   // Empty: the first column in sorted order. Otherwise a column's exact name, or (--by plugin)
   // the strategy after the family ("cublas"), or a text only one column contains ("H100").
   std::string baseline;
+  // Column order: columns matching the first glob first, and so on; the others after them, in
+  // sorted order. Empty: sorted order.
+  std::vector<std::string> column_order;
+  // Each column's speed-up is over the column before it instead of over the baseline: a
+  // ladder of versions, each against the one it improves on.
+  bool ladder = false;
 };
 
 struct PivotCell {
@@ -61,6 +67,7 @@ struct PluginSummary {  // --by gpu|run: the geometric mean speed-up of one plug
 struct Comparison {
   CompareBy by = CompareBy::gpu;
   Metric metric = Metric::time;
+  bool ladder = false;
   std::vector<PivotTable> tables;           // one; one per family for --by plugin
   std::vector<PluginSummary> per_plugin;    // empty for --by plugin
 };

@@ -113,15 +113,18 @@ std::string format_speedup(double speedup, bool within_noise) {
 }
 
 std::string comparison_markdown(const Comparison& comparison) {
+  const std::string against = comparison.ladder
+                                  ? std::string("the ") + dimension(comparison.by) + " to its left"
+                                  : std::string("the baseline ") + dimension(comparison.by);
   std::string text = std::string("Each cell: the ") + unit(comparison.metric) +
-                     " of the case's latest row, and in parentheses the speed-up vs the baseline " +
-                     dimension(comparison.by) +
+                     " of the case's latest row, and in parentheses the speed-up vs " + against +
                      " (> 1 = better; ~ = inside the measured noise). " + kMissing +
                      " = no row; a status = the case did not pass.\n";
   for (const auto& table : comparison.tables) {
     text += "\n";
     if (!table.title.empty()) {
-      text += "### " + table.title + " (baseline " + table.columns[table.baseline] + ")\n\n";
+      text += "### " + table.title + (comparison.ladder ? " (ladder from " : " (baseline ") +
+              table.columns[table.baseline] + ")\n\n";
     }
     text += markdown_table(table);
   }

@@ -217,3 +217,46 @@ TEST(CompareOutput, BadInputIsOneLine) {
 
 }  // namespace
 }  // namespace kb
+
+namespace kb {
+namespace {
+
+ResultRow ladder_row(const std::string& plugin, const std::string& median) {
+  ResultRow row;
+  row.set("timestamp_utc", "2026-11-22T00:00:00Z");
+  row.set("run_id", "r");
+  row.set("gpu_name", "GPU");
+  row.set("gpu_uuid", "GPU-1");
+  row.set("family", "reduce");
+  row.set("plugin", plugin);
+  row.set("dtype", "int32");
+  row.set("op", "sumsq");
+  row.set("shape", "1048576");
+  row.set("block", "-");
+  row.set("cache", "hot");
+  row.set("status", "ok");
+  row.set("median_us", median);
+  row.set("noise", "0.001");
+  return row;
+}
+
+TEST(CompareLadder, EachColumnAgainstTheOneBeforeInTheGivenOrder) {
+  const std::vector<ResultRow> rows = {ladder_row("reduce/tree", "10"),
+                                       ladder_row("reduce/single_thread", "1000"),
+                                       ladder_row("reduce/chunked", "50")};
+  CompareRequest request;
+  request.by = CompareBy::plugin;
+  request.ladder = true;
+  request.column_order = {"reduce/single_thread", "reduce/chunked", "reduce/t*"};
+  const Comparison comparison = compare(rows, request);
+  const PivotTable& table = comparison.tables.front();
+  ASSERT_EQ(table.columns,
+            (std::vector<std::string>{"reduce/single_thread", "reduce/chunked", "reduce/tree"}));
+  const auto& cells = table.rows.front().cells;
+  EXPECT_FALSE(cells[0].speedup);
+  EXPECT_DOUBLE_EQ(*cells[1].speedup, 20.0);  // 1000 us -> 50 us
+  EXPECT_DOUBLE_EQ(*cells[2].speedup, 5.0);   // 50 us -> 10 us
+}
+
+}  // namespace
+}  // namespace kb
