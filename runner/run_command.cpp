@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -93,6 +94,32 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// Cases handed out one at a time to the lanes that share the queue. A lane given a device runs
+// each case it takes there (--split: the devices pull from one queue, so a device that drew
+// short cases takes more of them and all finish together).
+class CaseQueue {
+ public:
+  explicit CaseQueue(std::vector<PlannedCase> cases) : cases_(std::move(cases)) {}
+  std::optional<PlannedCase> next(std::optional<int> device) {
+    const std::size_t index = next_++;
+    if (index >= cases_.size()) return std::nullopt;
+    PlannedCase c = cases_[index];
+    if (device) c.request.device = *device;
+    return c;
+  }
+
+ private:
+  std::vector<PlannedCase> cases_;
+  std::atomic<std::size_t> next_{0};
+};
+
+// A case's identity for --resume; with --split the device a case ran on is not part of it.
+std::string resume_key(const std::string& plugin, const std::string& dtype, const std::string& op,
+                       const std::string& shape, const std::string& block,
+                       const std::string& device, bool split) {
+  return case_key(plugin, dtype, op, shape, block, split && device != "host" ? "any" : device);
+}
+
 // Everything the lanes of one run share; each member is safe to use from several lanes.
 struct SharedRun {
   const RunOptions& options;
@@ -108,7 +135,9 @@ class SweepExecutor {
  public:
   SweepExecutor(SharedRun& run, int lane) : run_(run), options_(run.options), lane_(lane) {}
 
-  void execute(const std::vector<const PlannedCase*>& cases);
+  // Runs cases from the queue until it is empty (on `device`, when given) or the run is
+  // interrupted.
+  void execute(CaseQueue& queue, std::optional<int> device);
 
  private:
   struct Group {
@@ -223,10 +252,15 @@ Record SweepExecutor::run_case(const PlannedCase& c) {
   return {{"status", "crashed"}, {"message", "worker " + how + " while running this case"}};
 }
 
-void SweepExecutor::execute(const std::vector<const PlannedCase*>& cases) {
-  for (const PlannedCase* c : cases) {
+void SweepExecutor::execute(CaseQueue& queue, std::optional<int> device) {
+  while (const auto next = queue.next(device)) {
     if (g_interrupts) break;
-    if (run_.done.count(case_key(*c))) {
+    const PlannedCase* c = &*next;
+    const std::string key = resume_key(
+        c->plugin->api->name, dtype_name(c->request.dtype), c->request.op,
+        format_extent(c->request.shape), format_block(c->request.block),
+        c->request.device < 0 ? "host" : std::to_string(c->request.device), options_.split);
+    if (run_.done.count(key)) {
       run_.report.skipped_resumed();
       continue;
     }
@@ -285,18 +319,10 @@ int run_command(const std::vector<std::string>& args) {
     return 0;
   }
 
-  if (options.split) {
-    options.sweep.devices = {options.sweep.devices.front()};
-  }
+  // --split plans each case once; the devices then share it out as they go (see CaseQueue).
+  const std::vector<int> devices = options.sweep.devices;
+  if (options.split) options.sweep.devices = {devices.front()};
   Plan plan = plan_sweep(runnable, options.sweep);
-  if (options.split) {
-    // One device per CUDA case, round robin, so the devices finish together.
-    const auto devices = parse_devices(options.devices, device_count);
-    std::size_t next = 0;
-    for (auto& c : plan.cases) {
-      if (c.request.device >= 0) c.request.device = devices[next++ % devices.size()];
-    }
-  }
   if (!options.shard.empty()) plan = shard(plan, options.shard);
   ResultsStore store(options.output);  // refuses a file with another header before anything runs
   std::unique_ptr<SamplesWriter> samples;
@@ -310,15 +336,27 @@ int run_command(const std::vector<std::string>& args) {
   if (options.resume) {
     for (const auto& row : read_results(options.output)) {
       if (row.get("run_id") == context.run_id) {
-        done.insert(case_key(row.get("plugin"), row.get("dtype"), row.get("op"), row.get("shape"),
-                             row.get("block"), row.get("device")));
+        done.insert(resume_key(row.get("plugin"), row.get("dtype"), row.get("op"),
+                               row.get("shape"), row.get("block"), row.get("device"),
+                               options.split));
       }
     }
   }
 
-  // One lane per device (and one for host plugins), run side by side.
-  std::map<int, std::vector<const PlannedCase*>> lanes;
-  for (const auto& c : plan.cases) lanes[c.request.device].push_back(&c);
+  // One lane per device (and one for host plugins), run side by side; with --split the device
+  // lanes share one queue of the CUDA cases.
+  std::map<int, std::vector<PlannedCase>> by_device;
+  for (const auto& c : plan.cases) by_device[c.request.device].push_back(c);
+  std::vector<std::unique_ptr<CaseQueue>> queues;
+  std::vector<std::pair<CaseQueue*, std::optional<int>>> lanes;
+  for (auto& [device, cases] : by_device) {
+    queues.push_back(std::make_unique<CaseQueue>(std::move(cases)));
+    if (options.split && device >= 0) {
+      for (int d : devices) lanes.emplace_back(queues.back().get(), d);
+    } else {
+      lanes.emplace_back(queues.back().get(), std::nullopt);
+    }
+  }
   if (lanes.size() > static_cast<std::size_t>(kMaxLanes)) {
     throw InputError("at most " + std::to_string(kMaxLanes - 1) + " devices at once");
   }
@@ -333,9 +371,9 @@ int run_command(const std::vector<std::string>& args) {
   SharedRun shared{options, store, samples.get(), report, context, done};
   std::vector<std::thread> threads;
   int lane = 0;
-  for (const auto& [device, cases] : lanes) {
-    threads.emplace_back([&shared, lane, &cases = cases] {
-      SweepExecutor(shared, lane).execute(cases);
+  for (const auto& [queue, device] : lanes) {
+    threads.emplace_back([&shared, lane, queue = queue, device = device] {
+      SweepExecutor(shared, lane).execute(*queue, device);
     });
     ++lane;
   }

@@ -90,7 +90,7 @@ fi
 
 if [ "$mode" = multi ]; then
   echo "== several GPUs: the goal sweeps on device 0, on all devices, and split over them"
-  for how in "--devices 0" "--devices all" "--devices all --split"; do
+  for how in ${KBENCH_MULTI_MODES:-"--devices 0" "--devices all" "--devices all --split"}; do
     start=$(date +%s.%N)
     for preset in presets/gpu-check-*.ini; do
       # shellcheck disable=SC2086
