@@ -2,9 +2,9 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|multi|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
-# them, on a machine with several GPUs.
+# them, on a machine with several GPUs; `split` times the split alone.
 #
 # The build comes from this machine's build-device/ (scripts/device-prepare.sh builds it where
 # Boost and GoogleTest are installed and stages a slim copy in .device/); on a machine with the
@@ -88,9 +88,11 @@ if [ "$mode" = seeds ] || [ "$mode" = all ]; then
   done
 fi
 
-if [ "$mode" = multi ]; then
+if [ "$mode" = multi ] || [ "$mode" = split ]; then
   echo "== several GPUs: the goal sweeps on device 0, on all devices, and split over them"
-  for how in ${KBENCH_MULTI_MODES:-"--devices 0" "--devices all" "--devices all --split"}; do
+  hows=("--devices 0" "--devices all" "--devices all --split")
+  [ "$mode" = split ] && hows=("--devices all --split")
+  for how in "${hows[@]}"; do
     start=$(date +%s.%N)
     for preset in presets/gpu-check-*.ini; do
       # shellcheck disable=SC2086
