@@ -1,5 +1,6 @@
 #include "row_builder.hpp"
 
+#include "result_selection.hpp"
 #include "version.hpp"
 
 #include <cmath>
@@ -16,19 +17,13 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-double number_of(const Record& r, const char* key) {
-  const auto it = r.find(key);
-  if (it == r.end() || it->second.empty()) return NAN;
-  try {
-    return std::stod(it->second);
-  } catch (...) {
-    return NAN;
-  }
-}
-
 std::string field(const Record& r, const char* key) {
   const auto it = r.find(key);
   return it == r.end() ? "" : it->second;
+}
+
+double number_of(const Record& r, const char* key) {
+  return cell_number(field(r, key)).value_or(NAN);
 }
 
 }  // namespace

@@ -36,7 +36,6 @@ int worker_command(const std::vector<std::string>& args) {
   std::string file;
   int device = -1;
   double copy_gbps = 0;
-  std::vector<std::string> unused_dirs;
   TimingOptions timing;
   bool latency_off = false;
   po::options_description description;

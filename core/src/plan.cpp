@@ -101,8 +101,6 @@ void plan_size(Plan& plan, const std::shared_ptr<const LoadedPlugin>& plugin, Ca
     planned.request.block = blocks.size() == 1 ? blocks.front() : Block{};
     planned.unsupported_reason = "not accepted: " + last_reason;
     plan.cases.push_back(planned);
-  } else {
-    plan.rejected_blocks += blocks.size() - accepted;
   }
 }
 

@@ -33,7 +33,6 @@ struct PlannedCase {
 
 struct Plan {
   std::vector<PlannedCase> cases;
-  std::size_t rejected_blocks = 0;  // (case, block) pairs a plugin declined while accepting others
 };
 
 // Plugins matching the families and globs; an InputError names a family or glob that matched
