@@ -2,6 +2,7 @@
 // alone writes the results: whatever happens to a worker, the case it was running becomes a row.
 #include "commands.hpp"
 
+#include "case_queue.hpp"
 #include "device_info.hpp"
 #include "input_error.hpp"
 #include "loader.hpp"
@@ -17,12 +18,14 @@
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <atomic>
 #include <set>
 #include <thread>
 
@@ -94,25 +97,6 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// Cases handed out one at a time to the lanes that share the queue. A lane given a device runs
-// each case it takes there (--split: the devices pull from one queue, so a device that drew
-// short cases takes more of them and all finish together).
-class CaseQueue {
- public:
-  explicit CaseQueue(std::vector<PlannedCase> cases) : cases_(std::move(cases)) {}
-  std::optional<PlannedCase> next(std::optional<int> device) {
-    const std::size_t index = next_++;
-    if (index >= cases_.size()) return std::nullopt;
-    PlannedCase c = cases_[index];
-    if (device) c.request.device = *device;
-    return c;
-  }
-
- private:
-  std::vector<PlannedCase> cases_;
-  std::atomic<std::size_t> next_{0};
-};
-
 // A case's identity for --resume; with --split the device a case ran on is not part of it.
 std::string resume_key(const std::string& plugin, const std::string& dtype, const std::string& op,
                        const std::string& shape, const std::string& block,
@@ -178,6 +162,7 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");
   if (options_.timing.keep_samples) args.push_back("--keep-samples");
+  const auto start = std::chrono::steady_clock::now();
   try {
     worker_ = std::make_unique<WorkerProcess>(args);
   } catch (const std::exception& e) {
@@ -199,6 +184,8 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
     copy_gbps_[c.request.device] = std::stod(hello["copy_gbps"]);
   }
   current_ = {c.plugin.get(), c.request.device};
+  run_.report.worker_started(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return true;
 }
 
@@ -253,7 +240,8 @@ Record SweepExecutor::run_case(const PlannedCase& c) {
 }
 
 void SweepExecutor::execute(CaseQueue& queue, std::optional<int> device) {
-  while (const auto next = queue.next(device)) {
+  CaseQueue::Position position;
+  while (const auto next = queue.next(device, position)) {
     if (g_interrupts) break;
     const PlannedCase* c = &*next;
     const std::string key = resume_key(
@@ -277,7 +265,7 @@ void SweepExecutor::execute(CaseQueue& queue, std::optional<int> device) {
                                     copy_gbps_[c->request.device], result);
     run_.store.append(row);
     if (run_.samples != nullptr) run_.samples->append(row, result["samples_list"]);
-    run_.report.finished(row);
+    run_.report.finished(row, result);
   }
   if (worker_) worker_->finish();
   stop_worker();
@@ -360,6 +348,12 @@ int run_command(const std::vector<std::string>& args) {
   if (lanes.size() > static_cast<std::size_t>(kMaxLanes)) {
     throw InputError("at most " + std::to_string(kMaxLanes - 1) + " devices at once");
   }
+
+  // The workers' host work (inputs, references, verification) runs on threads; the lanes share
+  // the cores. A KBENCH_HOST_THREADS of the user's own stands.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  setenv("KBENCH_HOST_THREADS",
+         std::to_string(std::max<std::size_t>(1, cores / lanes.size())).c_str(), /*overwrite=*/0);
 
   std::cerr << "kbench: run " << context.run_id << ": " << plan.cases.size() << " cases from "
             << runnable.size() << " plugins on " << lanes.size() << " lane(s) -> " << options.output

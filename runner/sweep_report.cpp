@@ -3,9 +3,16 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 namespace kb {
+namespace {
+
+// The phases a worker times in each case (see CaseRunner::run).
+constexpr const char* kPhases[] = {"setup_s", "timing_s", "verify_s"};
+
+}  // namespace
 
 SweepReport::SweepReport(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
 
@@ -21,8 +28,19 @@ void SweepReport::started(const std::string& label) {
   std::fflush(stderr);
 }
 
-void SweepReport::finished(const ResultRow& row) {
+void SweepReport::worker_started(double seconds) {
   const std::lock_guard<std::mutex> lock(mutex_);
+  ++worker_starts_;
+  worker_start_seconds_ += seconds;
+}
+
+void SweepReport::finished(const ResultRow& row, const Record& result) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (const char* phase : kPhases) {
+    if (const auto it = result.find(phase); it != result.end()) {
+      phase_seconds_[phase] += std::strtod(it->second.c_str(), nullptr);
+    }
+  }
   ++done_;
   ++counts_[row.get("status")];
   rows_.push_back(row);
@@ -37,6 +55,23 @@ void SweepReport::finished(const ResultRow& row) {
   if (!row.get("message").empty()) line += " (" + row.get("message") + ")";
   if (!row.get("throttle").empty()) line += " [throttled: " + row.get("throttle") + "]";
   std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// Wall time, and the time of every lane summed: what the GPUs' timing loops took against the host
+// work around them (worker starts, inputs and references, verification).
+void SweepReport::print_time() const {
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const auto at = [this](const char* phase) {
+    const auto it = phase_seconds_.find(phase);
+    return it == phase_seconds_.end() ? 0.0 : it->second;
+  };
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "time: %.1f s; summed over the lanes: %zu worker starts %.1f s, setup %.1f s, "
+                "timing %.1f s, verify %.1f s\n",
+                wall, worker_starts_, worker_start_seconds_, at("setup_s"), at("timing_s"),
+                at("verify_s"));
+  std::cout << line;
 }
 
 int SweepReport::close() {
@@ -58,7 +93,9 @@ int SweepReport::close() {
     first = false;
   }
   if (resumed_) std::cout << "; " << resumed_ << " already in the CSV (resumed)";
-  std::cout << std::endl;
+  std::cout << "\n";
+  print_time();
+  std::cout << std::flush;
   for (const auto& [status, count] : counts_) {
     if (count > 0 && status != "ok" && status != "unsupported") return 1;
   }

@@ -1,9 +1,12 @@
 // What the user sees while a sweep runs and when it ends: a progress line (rewritten in place on a
-// terminal, one line per case otherwise), the status counts and a markdown summary table.
+// terminal, one line per case otherwise), the status counts, a markdown summary table and where
+// the sweep's time went.
 #pragma once
 
+#include "protocol.hpp"
 #include "result_schema.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <mutex>
@@ -16,17 +19,25 @@ class SweepReport {
  public:
   explicit SweepReport(std::size_t planned);
   void started(const std::string& label);
-  void finished(const ResultRow& row);
+  // `result` is the worker's record, with the case's phase times.
+  void finished(const ResultRow& row, const Record& result);
   void skipped_resumed();
+  void worker_started(double seconds);
   // Prints the table and the counts; returns the exit code: 0 when every case was ok or
   // unsupported, 1 otherwise.
   int close();
 
  private:
+  void print_time() const;
+
   std::size_t planned_, done_ = 0, resumed_ = 0;
   bool terminal_;
   std::vector<ResultRow> rows_;
   std::map<std::string, std::size_t> counts_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::size_t worker_starts_ = 0;
+  double worker_start_seconds_ = 0;
+  std::map<std::string, double> phase_seconds_;  // summed over the cases of every lane
   std::mutex mutex_;  // lanes report concurrently
 };
 

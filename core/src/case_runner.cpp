@@ -173,9 +173,19 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   kb_work work{};
   kb_launch_config config{};
   void* state = nullptr;
+  // Where the case's wall time goes, for the sweep's closing summary (not CSV columns): setup,
+  // the timing loop, then poison + launch + verify + teardown.
+  const char* const phases[] = {"setup_s", "timing_s", "verify_s"};
+  std::size_t phase = 0;
+  auto phase_start = Clock::now();
+  const auto end_phase = [&] {
+    result[phases[phase++]] = number(seconds_since(phase_start));
+    phase_start = Clock::now();
+  };
 
   const auto finish = [&](kb_status status, const char* stage) {
     if (state != nullptr) plugin_.teardown(state);
+    end_phase();
     result["status"] = status_name(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
       result["message"] = std::string(stage) + ": " + message.text;
@@ -196,6 +206,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   }
   result["bytes"] = number(work.bytes, 17);
   result["flops"] = number(work.flops, 17);
+  end_phase();
 
   // Warm-up: module loading, library handles and caches stay out of the samples.
   double ignored = 0;
@@ -233,6 +244,8 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
       result["throttle"] = gpu.throttle;
     }
   }
+
+  end_phase();
 
   if ((status = plugin_.poison(state, stream_, &message)) != KB_OK) return finish(status, "poison");
   if ((status = plugin_.launch(state, stream_, &config, &message)) != KB_OK) {
