@@ -313,8 +313,8 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t rows, std::int64_t k,
 // unchanged when K runs along the rows (A), transposed when it runs down the columns (B), the
 // padding zero.
 template <class Elem>
-std::vector<Elem> k_major(const std::vector<float>& source, std::int64_t rows, std::int64_t cols,
-                          bool transpose, std::int64_t ld) {
+std::vector<Elem> k_major(const kb::HostVector<float>& source, std::int64_t rows,
+                          std::int64_t cols, bool transpose, std::int64_t ld) {
   const std::int64_t out_rows = transpose ? cols : rows;
   std::vector<Elem> out(static_cast<std::size_t>(out_rows * ld), Elem(0.0f));
   for (std::int64_t r = 0; r < rows; ++r) {

@@ -234,9 +234,9 @@ TEST(HelloAccepts, RefusesThreeDimensionalBlocks) {
 
 // Records as a correct launch writes them: slot = b * x * y + tx + ty * x. Each block b runs on SM
 // sm_of(b) from start_of(b) for `life` ns; tickets in block order, lanes in order.
-std::vector<Record> records_for(const Geometry& g, std::uint32_t (*sm_of)(std::uint32_t),
-                                std::uint64_t (*start_of)(std::uint32_t), std::uint64_t life) {
-  std::vector<Record> records;
+HostVector<Record> records_for(const Geometry& g, std::uint32_t (*sm_of)(std::uint32_t),
+                               std::uint64_t (*start_of)(std::uint32_t), std::uint64_t life) {
+  HostVector<Record> records;
   for (std::uint32_t b = 0; b < g.blocks; ++b) {
     for (std::uint16_t y = 0; y < g.y; ++y) {
       for (std::uint16_t x = 0; x < g.x; ++x) {

@@ -36,7 +36,7 @@ T tree_sum(const T* x, std::size_t n) {
 }
 
 template <typename T>
-T serial_sum(const std::vector<T>& x, std::size_t count, Op op) {
+T serial_sum(const HostVector<T>& x, std::size_t count, Op op) {
   T sum = 0;
   for (std::size_t i = 0; i < count; ++i) sum += term(op, x[i]);
   return sum;
@@ -94,7 +94,7 @@ TEST(ReduceTolerance, GrowsWithDepthAndPrecisionAndIsExactForIntegers) {
 
 TEST(ReduceTolerance, CorrectTreeSumPassesAndOneElementShortFails) {
   const std::size_t n = 4096;
-  const std::vector<float> x = random_vector<float>(n, 7, 1);
+  const HostVector<float> x = random_vector<float>(n, 7, 1);
   const Reference r = reference(x.data(), n, Op::sum);
   const double depth = ceil_log2(n);
   const kb_verification good = check(tree_sum(x.data(), n), r, tolerance<float>(depth), depth);
@@ -108,7 +108,7 @@ TEST(ReduceTolerance, CorrectTreeSumPassesAndOneElementShortFails) {
 TEST(ReduceTolerance, SerialFloatSquaresStagnateAndPassOnlyWithTheirOwnDepth) {
   // One float32 chain over 2^20 squares: the partial sum grows until small squares round away.
   const std::size_t n = std::size_t{1} << 20;
-  const std::vector<float> x = random_vector<float>(n, 7, 1);
+  const HostVector<float> x = random_vector<float>(n, 7, 1);
   const Reference r = reference(x.data(), static_cast<std::int64_t>(n), Op::sumsq);
   const float got = serial_sum(x, n, Op::sumsq);
   const double serial = static_cast<double>(n - 1);
@@ -122,7 +122,7 @@ TEST(ReduceTolerance, SerialFloatSquaresStagnateAndPassOnlyWithTheirOwnDepth) {
 
 TEST(ReduceTolerance, DoubleSerialSumOneElementShortFails) {
   const std::size_t n = 1000000;
-  const std::vector<double> x = random_vector<double>(n, 11, 1);
+  const HostVector<double> x = random_vector<double>(n, 11, 1);
   const Reference r = reference(x.data(), static_cast<std::int64_t>(n), Op::sum);
   const double depth = static_cast<double>(n - 1);
   EXPECT_TRUE(check(serial_sum(x, n, Op::sum), r, tolerance<double>(depth), depth).passed);
@@ -130,7 +130,7 @@ TEST(ReduceTolerance, DoubleSerialSumOneElementShortFails) {
 }
 
 TEST(ReduceCheck, IntegersMustMatchExactly) {
-  const std::vector<std::int32_t> x = random_vector<std::int32_t>(1000, 3, 1);
+  const HostVector<std::int32_t> x = random_vector<std::int32_t>(1000, 3, 1);
   const Reference r = reference(x.data(), 1000, Op::sumsq);
   std::int64_t exact = 0;
   for (const std::int32_t v : x) exact += std::int64_t{v} * v;
@@ -164,7 +164,7 @@ TEST(ReduceProblem, FillsCountsAndVerifiesOnTheHost) {
   EXPECT_DOUBLE_EQ(work.flops, 2000.0);
 
   // Inputs are seeded, in [-1, 1), not all zero.
-  const std::vector<float> expected = random_vector<float>(1000, 42, 1);
+  const HostVector<float> expected = random_vector<float>(1000, 42, 1);
   ASSERT_EQ(std::memcmp(p.in(), expected.data(), 1000 * sizeof(float)), 0);
 
   double sum = 0;

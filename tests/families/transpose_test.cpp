@@ -14,9 +14,9 @@ namespace {
 
 using kb::transpose::Problem;
 
-template <typename T>
-std::vector<T> naive_transpose(const std::vector<T>& in, std::int64_t rows, std::int64_t cols) {
-  std::vector<T> out(in.size());
+template <typename Vector>
+Vector naive_transpose(const Vector& in, std::int64_t rows, std::int64_t cols) {
+  Vector out(in.size());
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < cols; ++c) out[c * rows + r] = in[r * cols + c];
   }
@@ -71,11 +71,11 @@ TYPED_TEST(TransposeTyped, ReferenceMatchesNaiveLoopAcrossTileEdges) {
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {63, 65}, {64, 64}, {129, 67}, {33, 31}, {1111, 113}, {1, 4097}, {4097, 1}}) {
     const auto in = kb::random_vector<TypeParam>(static_cast<std::size_t>(rows * cols), 3, 1);
-    std::vector<TypeParam> out(in.size());
+    kb::HostVector<TypeParam> out(in.size());
     kb::transpose::reference(in.data(), out.data(), rows, cols);
     EXPECT_EQ(out, naive_transpose(in, rows, cols)) << rows << "x" << cols;
 
-    std::vector<TypeParam> back(in.size());
+    kb::HostVector<TypeParam> back(in.size());
     kb::transpose::reference(out.data(), back.data(), cols, rows);
     EXPECT_EQ(back, in) << "transposing twice is the identity, " << rows << "x" << cols;
   }

@@ -32,14 +32,14 @@ class Problem {
   }
   void poison(cudaStream_t stream) { y.poison(stream); }
   kb_verification verify() const {
-    std::vector<int> expected(host_x);
+    kb::HostVector<int> expected(host_x);
     for (int& v : expected) v += 1;
     const auto got = y.download();
     return kb::compare_exact(got.data(), expected.data(), expected.size());
   }
 
   const long long n;
-  const std::vector<int> host_x;
+  const kb::HostVector<int> host_x;
   kb::Array<int> x, y;
 };
 

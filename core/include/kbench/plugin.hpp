@@ -1,6 +1,7 @@
 // Optional C++ helpers for plugin authors: error checks, arrays on the device or the host, seeded
-// inputs, comparisons, checked launches, and the glue from a C++ strategy to the C ABI of
-// plugin.h. Family problem types (inputs, reference, verification) live in kbench/families/.
+// inputs, comparisons, checked launches, host loops on all threads, host values kept between
+// cases, and the glue from a C++ strategy to the C ABI of plugin.h. Family problem types (inputs,
+// reference, verification) live in kbench/families/.
 #pragma once
 
 #include <kbench/plugin.h>
@@ -8,5 +9,8 @@
 #include <kbench/support/array.hpp>
 #include <kbench/support/compare.hpp>
 #include <kbench/support/error.hpp>
+#include <kbench/support/host_vector.hpp>
 #include <kbench/support/launch.hpp>
+#include <kbench/support/memo.hpp>
+#include <kbench/support/parallel.hpp>
 #include <kbench/support/random.hpp>

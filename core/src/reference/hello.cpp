@@ -306,7 +306,7 @@ kb_verification PrintfOutput::verify() {
 
 // ---- hello/record ---------------------------------------------------------------------------
 
-RecordCheck check_records(const std::vector<Record>& records, const Geometry& g) {
+RecordCheck check_records(const HostVector<Record>& records, const Geometry& g) {
   RecordCheck check;
   const std::uint32_t per_block = g.threads_per_block();
   std::vector<bool> ticket_seen(records.size(), false);
@@ -339,7 +339,7 @@ RecordCheck check_records(const std::vector<Record>& records, const Geometry& g)
   return check;
 }
 
-OrderMetrics order_metrics(const std::vector<Record>& records, const Geometry& g) {
+OrderMetrics order_metrics(const HostVector<Record>& records, const Geometry& g) {
   OrderMetrics m;
   const std::uint32_t per_block = g.threads_per_block();
   const auto blocks = static_cast<std::size_t>(g.blocks);
@@ -427,7 +427,7 @@ RecordOutput::RecordOutput(const kb_case& c, kb_work& work)
 }
 
 kb_verification RecordOutput::verify() {
-  const std::vector<Record> records = records_.download();
+  const HostVector<Record> records = records_.download();
   const RecordCheck check = check_records(records, geometry);
   if (!check.passed()) {
     throw VerifyFailure(passed_with(records.size(), ""),

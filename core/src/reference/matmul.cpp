@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace kb::matmul {
 
@@ -68,38 +70,51 @@ Exact exact_entry(const T* a_row, const double* b_column, std::int64_t K) {
   return {sum + compensation, abs_sum};
 }
 
-class Checker {
- public:
-  explicit Checker(double tolerance) { result_.tolerance = tolerance; }
+// The entries checked in one run and the worst of them. Runs merged in order keep the first
+// worst entry, as one pass over all of them would, so the metrics do not depend on the threads.
+struct Tally {
+  std::uint64_t checked = 0;
+  double max_rel_error = 0.0;
+  std::int64_t worst_i = 0, worst_j = 0;
+  double worst_got = 0.0, worst_exact = 0.0;
 
   template <typename T>
   void check(T got, const Exact& exact, std::int64_t i, std::int64_t j) {
-    ++result_.checked;
     const double denominator = std::max(exact.abs_sum, std::numeric_limits<double>::min());
     double error = std::fabs(static_cast<double>(got) - exact.value) / denominator;
     if (!std::isfinite(error)) error = INFINITY;
-    if (result_.checked == 1 || error > result_.max_rel_error) {
-      result_.max_rel_error = error;
-      worst_i_ = i, worst_j_ = j;
-      worst_got_ = static_cast<double>(got), worst_exact_ = exact.value;
+    if (checked++ == 0 || error > max_rel_error) {
+      max_rel_error = error;
+      worst_i = i, worst_j = j;
+      worst_got = static_cast<double>(got), worst_exact = exact.value;
     }
   }
 
-  kb_verification finish(Precision p, bool full) {
-    result_.passed = result_.max_rel_error <= result_.tolerance;
-    std::snprintf(result_.metrics, sizeof result_.metrics,
-                  "error=|c-exact|/sum_k|a*b|;precision=%s;entries=%s;worst=%lldx%lld;"
-                  "worst_c=%.17g;worst_exact=%.17g",
-                  name_of(p), full ? "all" : "sampled", static_cast<long long>(worst_i_),
-                  static_cast<long long>(worst_j_), worst_got_, worst_exact_);
-    return result_;
+  void merge(const Tally& later) {
+    if (later.checked == 0) return;
+    const std::uint64_t before = checked;
+    if (before == 0 || later.max_rel_error > max_rel_error) *this = later;
+    checked = before + later.checked;
   }
 
- private:
-  kb_verification result_{};
-  std::int64_t worst_i_ = 0, worst_j_ = 0;
-  double worst_got_ = 0.0, worst_exact_ = 0.0;
+  kb_verification finish(Precision p, double tolerance, bool full) const {
+    kb_verification result{};
+    result.checked = checked;
+    result.max_rel_error = max_rel_error;
+    result.tolerance = tolerance;
+    result.passed = max_rel_error <= tolerance;
+    std::snprintf(result.metrics, sizeof result.metrics,
+                  "error=|c-exact|/sum_k|a*b|;precision=%s;entries=%s;worst=%lldx%lld;"
+                  "worst_c=%.17g;worst_exact=%.17g",
+                  name_of(p), full ? "all" : "sampled", static_cast<long long>(worst_i),
+                  static_cast<long long>(worst_j), worst_got, worst_exact);
+    return result;
+  }
 };
+
+// Multiply-adds per chunk of checked entries (a fraction of a millisecond): few entries a chunk
+// when K is large, many when it is small.
+constexpr std::int64_t kCheckChunkMadds = std::int64_t{1} << 18;
 
 }  // namespace
 
@@ -131,30 +146,40 @@ std::vector<std::pair<std::int64_t, std::int64_t>> sampled_entries(std::int64_t 
 template <typename T>
 kb_verification verify_product(const T* a, const T* b, const T* c, std::int64_t M, std::int64_t N,
                                std::int64_t K, Precision computed_in, std::uint64_t seed) {
-  Checker checker(tolerance(computed_in, K));
-  std::vector<double> column(static_cast<std::size_t>(K));
-  auto gather_column = [&](std::int64_t j) {
-    for (std::int64_t k = 0; k < K; ++k) column[k] = b[k * N + j];
-  };
-  auto check = [&](std::int64_t i, std::int64_t j) {
-    checker.check(c[i * N + j], exact_entry(a + i * K, column.data(), K), i, j);
-  };
-
   const bool full = static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) <=
                     kFullCheckLimit;
-  if (full) {
-    for (std::int64_t j = 0; j < N; ++j) {
-      gather_column(j);
-      for (std::int64_t i = 0; i < M; ++i) check(i, j);
-    }
-  } else {
+  // Entry e is (i, j): every entry column by column, or the e-th sample (also column by column),
+  // so consecutive entries mostly share the column of B a chunk gathers.
+  const auto samples = full ? std::vector<std::pair<std::int64_t, std::int64_t>>{}
+                            : sampled_entries(M, N, kSampleCount, seed);
+  const std::size_t count = full ? static_cast<std::size_t>(std::max<std::int64_t>(M, 0) *
+                                                            std::max<std::int64_t>(N, 0))
+                                 : samples.size();
+  const auto entry = [&](std::size_t e) -> std::pair<std::int64_t, std::int64_t> {
+    if (!full) return samples[e];
+    return {static_cast<std::int64_t>(e % static_cast<std::size_t>(M)),
+            static_cast<std::int64_t>(e / static_cast<std::size_t>(M))};
+  };
+  const auto grain = static_cast<std::size_t>(
+      std::max<std::int64_t>(1, kCheckChunkMadds / std::max<std::int64_t>(K, 1)));
+
+  const auto tallies = parallel_map(count, grain, [&](std::size_t begin, std::size_t end) {
+    Tally tally;
+    std::vector<double> column(static_cast<std::size_t>(K));
     std::int64_t gathered = -1;
-    for (const auto& [i, j] : sampled_entries(M, N, kSampleCount, seed)) {
-      if (j != gathered) gather_column(gathered = j);
-      check(i, j);
+    for (std::size_t e = begin; e < end; ++e) {
+      const auto [i, j] = entry(e);
+      if (j != gathered) {
+        for (std::int64_t k = 0; k < K; ++k) column[k] = b[k * N + j];
+        gathered = j;
+      }
+      tally.check(c[i * N + j], exact_entry(a + i * K, column.data(), K), i, j);
     }
-  }
-  return checker.finish(computed_in, full);
+    return tally;
+  });
+  Tally total;
+  for (const Tally& tally : tallies) total.merge(tally);
+  return total.finish(computed_in, tolerance(computed_in, K), full);
 }
 
 template kb_verification verify_product<float>(const float*, const float*, const float*,

@@ -15,29 +15,69 @@ Op parse_op(const char* text) {
   throw Error(KB_UNSUPPORTED, "reduce: unknown op '" + op + "' (the family has sum,sumsq)");
 }
 
+namespace {
+
+// Elements per chunk of the reference. Fixed, so the chunks, and so the rounding of the sum, are
+// the same on every machine whatever its number of threads.
+constexpr std::size_t kReferenceChunk = kHostGrain;
+
+// A compensated running sum (Knuth's TwoSum): sum + t == s + the rounding error exactly, and the
+// errors gather in `compensation`. Needs IEEE evaluation: no -ffast-math, no contraction (the ISO
+// -std=c++17 default of g++).
+struct CompensatedSum {
+  long double sum = 0, compensation = 0, scale = 0;
+
+  // t_compensation: the errors t itself carries, when t is a compensated sum of its own.
+  void add(long double t, long double t_compensation = 0) {
+    const long double s = sum + t;
+    const long double z = s - sum;
+    compensation += ((sum - (s - z)) + (t - z)) + t_compensation;
+    sum = s;
+  }
+};
+
+}  // namespace
+
 template <typename T>
 Reference reference(const T* x, std::int64_t n, Op op) {
+  const auto count = static_cast<std::size_t>(std::max<std::int64_t>(n, 0));
   if constexpr (std::is_integral_v<T>) {
+    struct Sums {
+      std::int64_t sum = 0, scale = 0;
+    };
+    const auto sum_chunk = [=](std::size_t begin, std::size_t end) {
+      Sums chunk;
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::int64_t t = term(op, std::int64_t{x[i]});
+        chunk.sum += t;
+        chunk.scale += t < 0 ? -t : t;
+      }
+      return chunk;
+    };
     std::int64_t sum = 0, scale = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t t = term(op, std::int64_t{x[i]});
-      sum += t;
-      scale += t < 0 ? -t : t;
+    for (const Sums& chunk : parallel_map(count, kReferenceChunk, sum_chunk)) {
+      sum += chunk.sum;
+      scale += chunk.scale;
     }
     return {static_cast<long double>(sum), static_cast<long double>(scale)};
   } else {
-    // TwoSum (Knuth): s + e == sum + t exactly, so `compensation` gathers every rounding error.
-    // Needs IEEE evaluation: no -ffast-math, no contraction (the ISO -std=c++17 default of g++).
-    long double sum = 0, compensation = 0, scale = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      const long double t = term(op, static_cast<long double>(x[i]));
-      const long double s = sum + t;
-      const long double z = s - sum;
-      compensation += (sum - (s - z)) + (t - z);
-      sum = s;
-      scale += std::fabs(t);
+    // Each chunk compensated, then the chunks' (sum, compensation) pairs added with the same
+    // compensated addition, in chunk order.
+    const auto sum_chunk = [=](std::size_t begin, std::size_t end) {
+      CompensatedSum chunk;
+      for (std::size_t i = begin; i < end; ++i) {
+        const long double t = term(op, static_cast<long double>(x[i]));
+        chunk.add(t);
+        chunk.scale += std::fabs(t);
+      }
+      return chunk;
+    };
+    CompensatedSum total;
+    for (const CompensatedSum& chunk : parallel_map(count, kReferenceChunk, sum_chunk)) {
+      total.add(chunk.sum, chunk.compensation);
+      total.scale += chunk.scale;
     }
-    return {sum + compensation, scale};
+    return {total.sum + total.compensation, total.scale};
   }
 }
 

@@ -7,17 +7,26 @@ namespace kb::transpose {
 
 template <typename T>
 void reference(const T* in, T* out, std::int64_t rows, std::int64_t cols) {
-  // Blocked so the host reference of a 16384^2 case takes seconds, not minutes.
+  // Blocked so the host reference of a 16384^2 case takes seconds, not minutes; the row tiles are
+  // shared among the host threads (each writes its own rows of every output column).
   constexpr std::int64_t kTile = 64;
-  for (std::int64_t r0 = 0; r0 < rows; r0 += kTile) {
-    for (std::int64_t c0 = 0; c0 < cols; c0 += kTile) {
-      for (std::int64_t r = r0; r < std::min(r0 + kTile, rows); ++r) {
-        for (std::int64_t c = c0; c < std::min(c0 + kTile, cols); ++c) {
-          out[c * rows + r] = in[r * cols + c];
+  if (rows <= 0 || cols <= 0) return;
+  const auto row_tiles = static_cast<std::size_t>((rows + kTile - 1) / kTile);
+  const auto tiles_per_chunk = static_cast<std::size_t>(
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(kHostGrain) / (kTile * cols)));
+  parallel_for(row_tiles, tiles_per_chunk, [=](std::size_t first_tile, std::size_t end_tile) {
+    const std::int64_t row_end = std::min(static_cast<std::int64_t>(end_tile) * kTile, rows);
+    for (std::int64_t r0 = static_cast<std::int64_t>(first_tile) * kTile; r0 < row_end;
+         r0 += kTile) {
+      for (std::int64_t c0 = 0; c0 < cols; c0 += kTile) {
+        for (std::int64_t r = r0; r < std::min(r0 + kTile, rows); ++r) {
+          for (std::int64_t c = c0; c < std::min(c0 + kTile, cols); ++c) {
+            out[c * rows + r] = in[r * cols + c];
+          }
         }
       }
     }
-  }
+  });
 }
 
 template void reference<float>(const float*, float*, std::int64_t, std::int64_t);

@@ -141,7 +141,7 @@ struct RecordCheck {
   bool passed() const noexcept { return wrong_slots == 0 && bad_tickets == 0; }
 };
 
-RecordCheck check_records(const std::vector<Record>& records, const Geometry& g);
+RecordCheck check_records(const HostVector<Record>& records, const Geometry& g);
 
 // The answers to the seed's question, from records that passed check_records. A block's life is
 // [first start, last end] of its threads; intervals are half-open, so a block that starts the
@@ -157,7 +157,7 @@ struct OrderMetrics {
   std::uint64_t span_ns = 0;              // first start to last end over the launch
 };
 
-OrderMetrics order_metrics(const std::vector<Record>& records, const Geometry& g);
+OrderMetrics order_metrics(const HostVector<Record>& records, const Geometry& g);
 std::string metrics_of(const OrderMetrics& m);              // "sms=..;max_resident=..;..."
 std::string summary_of(const OrderMetrics& m, const Geometry& g);  // for --show
 

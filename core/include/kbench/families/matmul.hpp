@@ -8,6 +8,7 @@
 #include <kbench/plugin.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -62,13 +63,13 @@ class Problem {
         block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
               static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
         seed_(c.seed),
-        host_a_(random_vector<T>(static_cast<std::size_t>(M * K), c.seed, /*stream=*/1)),
-        host_b_(random_vector<T>(static_cast<std::size_t>(K * N), c.seed, /*stream=*/2)),
-        a_(where, host_a_.size()),
-        b_(where, host_b_.size()),
+        host_a_(input(M, K, c.seed, /*stream=*/1)),
+        host_b_(input(K, N, c.seed, /*stream=*/2)),
+        a_(where, host_a_->size()),
+        b_(where, host_b_->size()),
         c_(where, static_cast<std::size_t>(M * N)) {
-    a_.upload(host_a_);
-    b_.upload(host_b_);
+    a_.upload(*host_a_);
+    b_.upload(*host_b_);
     work.flops = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
     work.bytes = static_cast<double>(a_.bytes() + b_.bytes() + c_.bytes());
   }
@@ -84,18 +85,29 @@ class Problem {
 
   kb_verification verify() const { return verify(precision_of<T>()); }
   kb_verification verify(Precision computed_in) const {
-    const std::vector<T> got = c_.download();
-    return verify_product(host_a_.data(), host_b_.data(), got.data(), M, N, K, computed_in, seed_);
+    const HostVector<T> got = c_.download();
+    return verify_product(host_a_->data(), host_b_->data(), got.data(), M, N, K, computed_in,
+                          seed_);
   }
 
   // The inputs on the host, for strategies that convert them once in their constructor.
-  const std::vector<T>& host_a() const noexcept { return host_a_; }
-  const std::vector<T>& host_b() const noexcept { return host_b_; }
+  const HostVector<T>& host_a() const noexcept { return *host_a_; }
+  const HostVector<T>& host_b() const noexcept { return *host_b_; }
 
  private:
+  // A rows x cols input, uniform in [-1, 1). Consecutive cases that differ in the block alone
+  // share both; the reference is computed per checked entry by verify_product, from these.
+  static std::shared_ptr<const HostVector<T>> input(std::int64_t rows, std::int64_t cols,
+                                                    std::uint64_t seed, std::uint64_t stream) {
+    return memoized<HostVector<T>>(
+        memo_key("matmul/input", dtype_of<T>(), rows, cols, seed, stream), [&] {
+          return random_vector<T>(static_cast<std::size_t>(rows * cols), seed, stream);
+        });
+  }
+
   std::uint64_t seed_;
-  std::vector<T> host_a_;
-  std::vector<T> host_b_;
+  std::shared_ptr<const HostVector<T>> host_a_;
+  std::shared_ptr<const HostVector<T>> host_b_;
   Array<T> a_;
   Array<T> b_;
   Array<T> c_;

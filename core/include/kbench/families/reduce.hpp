@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <type_traits>
-#include <vector>
 
 namespace kb::reduce {
 
@@ -94,10 +94,16 @@ class Problem {
         in_(where, static_cast<std::size_t>(n)),
         out_(where, 1) {
     if (n < 1) throw Error(KB_ERROR, "reduce needs at least one element");
-    // Integers in [-100, 100], floats in [-1, 1): both signs, so a signed sum cancels.
-    const std::vector<T> host = random_vector<T>(static_cast<std::size_t>(n), c.seed, 1);
-    expected_ = reference(host.data(), n, op);
-    in_.upload(host);
+    // Consecutive cases that differ in the block alone share the input and the reference; the
+    // input does not depend on the op.
+    const std::string input_key =
+        memo_key("reduce/input", dtype_of<T>(), n, c.seed, kStream, kLow, kHigh);
+    const auto host = memoized<HostVector<T>>(input_key, [&] {
+      return random_vector<T>(static_cast<std::size_t>(n), c.seed, kStream, kLow, kHigh);
+    });
+    expected_ = *memoized<Reference>(input_key + "reference|" + c.op,
+                                     [&] { return reference(host->data(), n, op); });
+    in_.upload(*host);
     work.bytes = static_cast<double>(in_.bytes() + out_.bytes());
     work.flops = static_cast<double>(n) * (op == Op::sumsq ? 2.0 : 1.0);
   }
@@ -129,6 +135,10 @@ class Problem {
   kb_verification verify() const { return verify(static_cast<double>(n - 1)); }
 
  private:
+  // Integers in [-100, 100], floats in [-1, 1): both signs, so a signed sum cancels.
+  static constexpr std::uint64_t kStream = 1;
+  static constexpr std::int64_t kLow = -100, kHigh = 100;
+
   Array<T> in_;
   Array<Out> out_;
   Reference expected_{};

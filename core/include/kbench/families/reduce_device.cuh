@@ -151,6 +151,43 @@ __device__ bool grid_total(V block_total, LastBlock<V> scratch, BlockReduce redu
   return true;
 }
 
+// For integer results, which are exact in any order: every block adds its total into one
+// accumulator with a single atomic, and the last to arrive takes the sum and resets the
+// accumulator and the counter for the next launch. No block reads the others' totals, so the
+// finish after the last block's data is two round trips to L2.
+struct AtomicTotal {
+  unsigned long long* accumulator;
+  unsigned* arrivals;
+};
+
+class AtomicTotalScratch {
+ public:
+  AtomicTotalScratch() : words_(KB_DEVICE_CUDA, 2) {
+    KB_CUDA_CHECK(cudaMemset(words_.data(), 0, words_.bytes()));
+    KB_CUDA_CHECK(cudaDeviceSynchronize());  // see LastBlockScratch
+  }
+  AtomicTotal view() {
+    return {words_.data(), reinterpret_cast<unsigned*>(words_.data() + 1)};
+  }
+
+ private:
+  Array<unsigned long long> words_;
+};
+
+// Called by thread 0 of every block. Returns true in the last block's, with `total`.
+__device__ inline bool atomic_grid_total(std::int64_t block_total, AtomicTotal scratch,
+                                         std::int64_t& total) {
+  cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> sum(*scratch.accumulator);
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> arrivals(*scratch.arrivals);
+  // Two's complement wraps the same in unsigned arithmetic, so negative totals add correctly.
+  sum.fetch_add(static_cast<unsigned long long>(block_total), cuda::memory_order_relaxed);
+  // Release: this block's addition comes before its arrival. Acquire: the last sees them all.
+  if (arrivals.fetch_add(1u, cuda::memory_order_acq_rel) != gridDim.x - 1) return false;
+  total = static_cast<std::int64_t>(sum.exchange(0ull, cuda::memory_order_relaxed));
+  arrivals.store(0u, cuda::memory_order_relaxed);
+  return true;
+}
+
 // The blocks of one full wave: as many as the device keeps resident at once for this kernel, fewer
 // when `items` (what one thread takes per step) needs fewer. A grid-stride walk gains nothing from
 // more; they would only add block totals.

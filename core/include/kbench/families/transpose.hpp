@@ -7,7 +7,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <vector>
+#include <memory>
+#include <string>
 
 namespace kb::transpose {
 
@@ -23,10 +24,12 @@ class Problem {
         cols(c.shape[1]),
         block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
               static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
-        host_in_(make_input(c)),
-        in_(where, host_in_.size()),
-        out_(where, host_in_.size()) {
-    in_.upload(host_in_);
+        input_key_(memo_key("transpose/input", dtype_of<T>(), rows, cols, c.seed, kStream, kLow,
+                            kHigh)),
+        host_in_(memoized<HostVector<T>>(input_key_, [&] { return make_input(c); })),
+        in_(where, host_in_->size()),
+        out_(where, host_in_->size()) {
+    in_.upload(*host_in_);
     work.bytes = 2.0 * static_cast<double>(in_.bytes());
     work.flops = 0.0;
   }
@@ -37,33 +40,42 @@ class Problem {
 
   const T* in() const noexcept { return in_.data(); }
   T* out() const noexcept { return const_cast<T*>(out_.data()); }
-  std::size_t count() const noexcept { return host_in_.size(); }
+  std::size_t count() const noexcept { return host_in_->size(); }
 
   void poison(cudaStream_t stream) { out_.poison(stream); }
 
   kb_verification verify() const {
-    std::vector<T> expected(host_in_.size());
-    reference(host_in_.data(), expected.data(), rows, cols);
-    const std::vector<T> got = out_.download();
-    return compare_exact(got.data(), expected.data(), expected.size());
+    const auto expected = memoized<HostVector<T>>(input_key_ + "transposed", [&] {
+      HostVector<T> transposed(host_in_->size());
+      reference(host_in_->data(), transposed.data(), rows, cols);
+      return transposed;
+    });
+    const HostVector<T> got = out_.download();
+    return compare_exact(got.data(), expected->data(), expected->size());
   }
 
   // For transpose/copy, the ceiling the family is measured against: the output must be the input,
   // byte for byte, untransposed.
   kb_verification verify_copy() const {
-    const std::vector<T> got = out_.download();
-    return compare_exact(got.data(), host_in_.data(), host_in_.size());
+    const HostVector<T> got = out_.download();
+    return compare_exact(got.data(), host_in_->data(), host_in_->size());
   }
 
  private:
-  static std::vector<T> make_input(const kb_case& c) {
+  // Integers over the whole range, so a misplaced element is always noticed.
+  static constexpr std::uint64_t kStream = 1;
+  static constexpr std::int64_t kLow = std::numeric_limits<std::int32_t>::min();
+  static constexpr std::int64_t kHigh = std::numeric_limits<std::int32_t>::max();
+
+  static HostVector<T> make_input(const kb_case& c) {
     const auto count = static_cast<std::size_t>(c.shape[0] * c.shape[1]);
-    // Integers over the whole range, so a misplaced element is always noticed.
-    return random_vector<T>(count, c.seed, /*stream=*/1, std::numeric_limits<std::int32_t>::min(),
-                            std::numeric_limits<std::int32_t>::max());
+    return random_vector<T>(count, c.seed, kStream, kLow, kHigh);
   }
 
-  std::vector<T> host_in_;
+  // The memo's key of the input; the reference's extends it. Consecutive cases that differ in the
+  // block alone share both.
+  std::string input_key_;
+  std::shared_ptr<const HostVector<T>> host_in_;
   Array<T> in_;
   Array<T> out_;
 };

@@ -3,11 +3,15 @@
 #pragma once
 
 #include <kbench/support/error.hpp>
+#include <kbench/support/host_vector.hpp>
+#include <kbench/support/parallel.hpp>
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace kb {
@@ -36,16 +40,32 @@ class Array {
   std::size_t bytes() const noexcept { return count_ * sizeof(T); }
   kb_device_kind where() const noexcept { return where_; }
 
-  void upload(const std::vector<T>& values) {
+  // From a std::vector, a HostVector, or a braced list (the default allocator).
+  template <typename Allocator = std::allocator<T>>
+  void upload(const std::vector<T, Allocator>& values) {
     if (values.size() != count_) throw Error(KB_ERROR, "Array::upload: size mismatch");
     copy(data_, values.data(), where_ == KB_DEVICE_CUDA ? cudaMemcpyHostToDevice
                                                        : cudaMemcpyHostToHost);
   }
 
-  std::vector<T> download() const {
-    std::vector<T> values(count_);
-    copy(values.data(), data_, where_ == KB_DEVICE_CUDA ? cudaMemcpyDeviceToHost
-                                                       : cudaMemcpyHostToHost);
+  HostVector<T> download() const {
+    HostVector<T> values(count_);
+    if (where_ == KB_DEVICE_CUDA) {
+      // cudaMemcpy to pageable memory writes it from one thread, taking every page fault of a
+      // fresh buffer there; fault the pages in on all host threads first.
+      constexpr std::size_t kPage = 4096, kPagesPerChunk = 256;
+      unsigned char* base = reinterpret_cast<unsigned char*>(values.data());
+      parallel_for(bytes(), kPage * kPagesPerChunk, [=](std::size_t begin, std::size_t end) {
+        for (std::size_t at = begin; at < end; at += kPage) base[at] = 0;
+      });
+      copy(values.data(), data_, cudaMemcpyDeviceToHost);
+    } else {
+      const T* from = data_;
+      T* to = values.data();
+      parallel_for(count_, kHostGrain, [=](std::size_t begin, std::size_t end) {
+        std::copy(from + begin, from + end, to + begin);
+      });
+    }
     return values;
   }
 
@@ -72,6 +92,7 @@ class Array {
   kb_device_kind where_;
   std::size_t count_;
   T* data_ = nullptr;
+  // Zeroed, unlike a HostVector: a host plugin's output holds no leftovers before it is written.
   std::vector<T> host_;
 };
 

@@ -2,10 +2,12 @@
 // so every run, machine and plugin sees the same data, and no input is all zeros.
 #pragma once
 
+#include <kbench/support/host_vector.hpp>
+#include <kbench/support/parallel.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 namespace kb {
 
@@ -23,21 +25,25 @@ constexpr std::uint64_t random_bits(std::uint64_t seed, std::uint64_t stream,
   return mix64(mix64(seed ^ mix64(stream)) + index);
 }
 
-// Floating point: uniform in [-1, 1). Integers: uniform in [int_low, int_high].
+// Floating point: uniform in [-1, 1). Integers: uniform in [int_low, int_high]. Filled on all host
+// threads; each element depends on its index alone, so the thread count cannot change it.
 template <typename T>
-std::vector<T> random_vector(std::size_t count, std::uint64_t seed, std::uint64_t stream,
-                             std::int64_t int_low = -100, std::int64_t int_high = 100) {
-  std::vector<T> values(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t bits = random_bits(seed, stream, i);
-    if constexpr (std::is_floating_point_v<T>) {
-      const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
-      values[i] = static_cast<T>(2.0 * unit - 1.0);
-    } else {
-      const std::uint64_t span = static_cast<std::uint64_t>(int_high - int_low) + 1;
-      values[i] = static_cast<T>(int_low + static_cast<std::int64_t>(bits % span));
+HostVector<T> random_vector(std::size_t count, std::uint64_t seed, std::uint64_t stream,
+                            std::int64_t int_low = -100, std::int64_t int_high = 100) {
+  HostVector<T> values(count);
+  T* out = values.data();
+  parallel_for(count, kHostGrain, [=](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::uint64_t bits = random_bits(seed, stream, i);
+      if constexpr (std::is_floating_point_v<T>) {
+        const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
+        out[i] = static_cast<T>(2.0 * unit - 1.0);
+      } else {
+        const std::uint64_t span = static_cast<std::uint64_t>(int_high - int_low) + 1;
+        out[i] = static_cast<T>(int_low + static_cast<std::int64_t>(bits % span));
+      }
     }
-  }
+  });
   return values;
 }
 
