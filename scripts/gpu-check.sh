@@ -97,7 +97,7 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
     for preset in presets/gpu-check-*.ini; do
       # shellcheck disable=SC2086
       "$kbench" run --config "$preset" $how --output "$out/multi.csv" \
-        --run-id "multi ${how}" >/dev/null 2>>/tmp/kbench-multi.log
+        --run-id "multi ${how}" 2>>/tmp/kbench-multi.log | sed -n "s|^time: |  $preset: |p"
     done
     end=$(date +%s.%N)
     rows=$(grep -c ",multi ${how}," "$out/multi.csv")
