@@ -14,3 +14,4 @@
 #include <kbench/support/memo.hpp>
 #include <kbench/support/parallel.hpp>
 #include <kbench/support/random.hpp>
+#include <kbench/support/staging.hpp>

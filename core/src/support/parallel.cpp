@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -27,6 +28,15 @@ unsigned host_threads() {
     }
   }
   return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void parallel_copy(void* to, const void* from, std::size_t bytes) {
+  constexpr std::size_t kGrain = std::size_t{1} << 20;
+  auto* target = static_cast<unsigned char*>(to);
+  const auto* source = static_cast<const unsigned char*>(from);
+  parallel_for(bytes, kGrain, [=](std::size_t begin, std::size_t end) {
+    std::memcpy(target + begin, source + begin, end - begin);
+  });
 }
 
 namespace detail {

@@ -5,6 +5,7 @@
 #include <kbench/support/error.hpp>
 #include <kbench/support/host_vector.hpp>
 #include <kbench/support/parallel.hpp>
+#include <kbench/support/staging.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -44,27 +45,23 @@ class Array {
   template <typename Allocator = std::allocator<T>>
   void upload(const std::vector<T, Allocator>& values) {
     if (values.size() != count_) throw Error(KB_ERROR, "Array::upload: size mismatch");
-    copy(data_, values.data(), where_ == KB_DEVICE_CUDA ? cudaMemcpyHostToDevice
-                                                       : cudaMemcpyHostToHost);
+    if (count_ == 0) return;
+    if (where_ == KB_DEVICE_CUDA) {
+      upload_staged(data_, values.data(), bytes());
+    } else {
+      std::memcpy(data_, values.data(), bytes());
+    }
   }
 
   HostVector<T> download() const {
     HostVector<T> values(count_);
     if (where_ == KB_DEVICE_CUDA) {
-      // cudaMemcpy to pageable memory writes it from one thread, taking every page fault of a
-      // fresh buffer there; fault the pages in on all host threads first.
-      constexpr std::size_t kPage = 4096, kPagesPerChunk = 256;
-      unsigned char* base = reinterpret_cast<unsigned char*>(values.data());
-      parallel_for(bytes(), kPage * kPagesPerChunk, [=](std::size_t begin, std::size_t end) {
-        for (std::size_t at = begin; at < end; at += kPage) base[at] = 0;
+      unsigned char* to = reinterpret_cast<unsigned char*>(values.data());
+      download_staged(data_, bytes(), [to](const void* chunk, std::size_t offset, std::size_t n) {
+        parallel_copy(to + offset, chunk, n);
       });
-      copy(values.data(), data_, cudaMemcpyDeviceToHost);
     } else {
-      const T* from = data_;
-      T* to = values.data();
-      parallel_for(count_, kHostGrain, [=](std::size_t begin, std::size_t end) {
-        std::copy(from + begin, from + end, to + begin);
-      });
+      parallel_copy(values.data(), data_, bytes());
     }
     return values;
   }
@@ -80,15 +77,6 @@ class Array {
   }
 
  private:
-  void copy(void* to, const void* from, cudaMemcpyKind kind) const {
-    if (count_ == 0) return;
-    if (kind == cudaMemcpyHostToHost) {
-      std::memcpy(to, from, bytes());
-    } else {
-      KB_CUDA_CHECK(cudaMemcpy(to, from, bytes(), kind));
-    }
-  }
-
   kb_device_kind where_;
   std::size_t count_;
   T* data_ = nullptr;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <kbench/plugin.h>
+#include <kbench/support/array.hpp>
 #include <kbench/support/parallel.hpp>
+#include <kbench/support/staging.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +50,24 @@ kb_verification compare_exact(const T* output, const T* reference, std::size_t c
     result.passed = result.passed && chunk.passed;
     result.max_rel_error = std::max(result.max_rel_error, chunk.max_rel_error);
   }
+  return result;
+}
+
+// The same for an output where it lives: a device output is compared a chunk at a time as it
+// arrives, never held on the host whole.
+template <typename T>
+kb_verification compare_exact(const Array<T>& output, const T* reference) {
+  if (output.where() != KB_DEVICE_CUDA) return compare_exact(output.data(), reference, output.size());
+  kb_verification result{};
+  result.passed = 1;
+  result.checked = output.size();
+  download_staged(output.data(), output.bytes(),
+                  [&](const void* chunk, std::size_t offset, std::size_t bytes) {
+                    const kb_verification part = compare_exact(
+                        static_cast<const T*>(chunk), reference + offset / sizeof(T), bytes / sizeof(T));
+                    result.passed = result.passed && part.passed;
+                    result.max_rel_error = std::max(result.max_rel_error, part.max_rel_error);
+                  });
   return result;
 }
 

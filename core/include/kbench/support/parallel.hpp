@@ -53,6 +53,9 @@ void parallel_for(std::size_t count, std::size_t grain, Fn fn) {
       std::addressof(fn));
 }
 
+// memcpy on all host threads (for copies of tens of megabytes and more).
+void parallel_copy(void* to, const void* from, std::size_t bytes);
+
 // parallel_for whose chunks each return a value, returned in chunk order: the caller folds them
 // from the first, and the result does not depend on how the chunks were shared out.
 template <typename Fn>
