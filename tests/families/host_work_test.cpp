@@ -221,7 +221,7 @@ TEST(HostWorkMemo, ReduceCasesOfTwoOpsShareTheInputButNotTheReference) {
   }
 }
 
-TYPED_TEST(HostWorkTyped, TransposeCasesVerifyAgainstTheSharedReference) {
+TYPED_TEST(HostWorkTyped, TransposeCasesShareTheirInputAndVerify) {
   kb_work work{};
   const auto dtype = kb::dtype_of<TypeParam>();
   for (const std::int64_t cols : {300, 300, 301}) {

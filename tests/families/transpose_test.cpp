@@ -81,6 +81,33 @@ TYPED_TEST(TransposeTyped, ReferenceMatchesNaiveLoopAcrossTileEdges) {
   }
 }
 
+TYPED_TEST(TransposeTyped, CompareTransposedChecksAnyRangeOfTheOutput) {
+  // A range that starts and ends inside output rows, as a downloaded chunk does.
+  constexpr std::int64_t rows = 129, cols = 67;
+  const auto in = kb::random_vector<TypeParam>(static_cast<std::size_t>(rows * cols), 4, 1);
+  kb::HostVector<TypeParam> out(in.size());
+  kb::transpose::reference(in.data(), out.data(), rows, cols);
+  const std::size_t first = 200, count = 5000;
+  kb_verification v =
+      kb::transpose::compare_transposed(out.data() + first, first, count, in.data(), rows, cols);
+  EXPECT_TRUE(v.passed);
+  EXPECT_EQ(v.checked, count);
+  EXPECT_EQ(v.max_rel_error, 0.0);
+
+  std::swap(out[first + count - 1], out[first + count - 2]);  // the range's last two
+  v = kb::transpose::compare_transposed(out.data() + first, first, count, in.data(), rows, cols);
+  EXPECT_FALSE(v.passed);
+  EXPECT_GT(v.max_rel_error, 0.0);
+  EXPECT_TRUE(kb::transpose::compare_transposed(out.data() + first, first, count - 2, in.data(),
+                                                rows, cols)
+                  .passed)
+      << "elements outside the range are not looked at";
+  // The same range checked as if it started elsewhere is wrong everywhere.
+  EXPECT_FALSE(kb::transpose::compare_transposed(out.data() + first, first + 1, count - 2,
+                                                 in.data(), rows, cols)
+                   .passed);
+}
+
 TYPED_TEST(TransposeTyped, ProblemCountsTheBytesOfOneReadAndOneWrite) {
   kb_work work{};
   const Problem<TypeParam> p(make_case(kb::dtype_of<TypeParam>(), 33, 31), KB_DEVICE_HOST, work);

@@ -15,60 +15,80 @@
 
 namespace kb {
 
+// Bit-for-bit equality of elements, folded: one element at a time or one chunk's result at a
+// time. A mismatch of floats records its relative difference (NaN poison: infinite); of integers,
+// infinity.
+struct ExactCheck {
+  int passed = 1;
+  double max_rel_error = 0.0;
+
+  template <typename T>
+  void add(const T& output, const T& reference) {
+    if (std::memcmp(&output, &reference, sizeof(T)) == 0) return;
+    passed = 0;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double ref = static_cast<double>(reference);
+      const double err =
+          std::fabs(static_cast<double>(output) - ref) / std::max(std::fabs(ref), 1e-300);
+      max_rel_error = std::isnan(err) ? INFINITY : std::max(max_rel_error, err);
+    } else {
+      max_rel_error = INFINITY;
+    }
+  }
+
+  void merge(const ExactCheck& other) {
+    passed = passed && other.passed;
+    max_rel_error = std::max(max_rel_error, other.max_rel_error);
+  }
+
+  kb_verification result(std::size_t checked) const {
+    kb_verification v{};
+    v.passed = passed;
+    v.max_rel_error = max_rel_error;
+    v.checked = checked;
+    return v;
+  }
+};
+
 // Bit-for-bit equality (families that only move data). NaN poison never matches.
 template <typename T>
 kb_verification compare_exact(const T* output, const T* reference, std::size_t count) {
-  struct Chunk {
-    int passed = 1;
-    double max_rel_error = 0.0;
-  };
   const auto chunks = parallel_map(count, kHostGrain, [=](std::size_t begin, std::size_t end) {
-    Chunk chunk;
+    ExactCheck chunk;
     // The common case, a correct output, at the speed of memcmp.
     if (std::memcmp(output + begin, reference + begin, (end - begin) * sizeof(T)) == 0) {
       return chunk;
     }
-    for (std::size_t i = begin; i < end; ++i) {
-      if (std::memcmp(&output[i], &reference[i], sizeof(T)) != 0) {
-        chunk.passed = 0;
-        if constexpr (std::is_floating_point_v<T>) {
-          const double ref = static_cast<double>(reference[i]);
-          const double err = std::fabs(static_cast<double>(output[i]) - ref) /
-                             std::max(std::fabs(ref), 1e-300);
-          chunk.max_rel_error = std::isnan(err) ? INFINITY : std::max(chunk.max_rel_error, err);
-        } else {
-          chunk.max_rel_error = INFINITY;
-        }
-      }
-    }
+    for (std::size_t i = begin; i < end; ++i) chunk.add(output[i], reference[i]);
     return chunk;
   });
-  kb_verification result{};
-  result.passed = 1;
-  result.checked = count;
-  for (const Chunk& chunk : chunks) {
-    result.passed = result.passed && chunk.passed;
-    result.max_rel_error = std::max(result.max_rel_error, chunk.max_rel_error);
-  }
-  return result;
+  ExactCheck all;
+  for (const ExactCheck& chunk : chunks) all.merge(chunk);
+  return all.result(count);
 }
 
-// The same for an output where it lives: a device output is compared a chunk at a time as it
-// arrives, never held on the host whole.
-template <typename T>
-kb_verification compare_exact(const Array<T>& output, const T* reference) {
-  if (output.where() != KB_DEVICE_CUDA) return compare_exact(output.data(), reference, output.size());
-  kb_verification result{};
-  result.passed = 1;
-  result.checked = output.size();
+// A device output compared a chunk at a time as it arrives (never held on the host whole), a host
+// output in place: check(chunk, first, count) compares `count` elements starting at element
+// `first`, and the results are folded.
+template <typename T, typename Check>
+kb_verification compare_in_chunks(const Array<T>& output, Check check) {
+  if (output.where() != KB_DEVICE_CUDA) return check(output.data(), 0, output.size());
+  ExactCheck all;
   download_staged(output.data(), output.bytes(),
                   [&](const void* chunk, std::size_t offset, std::size_t bytes) {
-                    const kb_verification part = compare_exact(
-                        static_cast<const T*>(chunk), reference + offset / sizeof(T), bytes / sizeof(T));
-                    result.passed = result.passed && part.passed;
-                    result.max_rel_error = std::max(result.max_rel_error, part.max_rel_error);
+                    const kb_verification part =
+                        check(static_cast<const T*>(chunk), offset / sizeof(T), bytes / sizeof(T));
+                    all.merge({part.passed, part.max_rel_error});
                   });
-  return result;
+  return all.result(output.size());
+}
+
+// compare_exact() of an output where it lives (see compare_in_chunks).
+template <typename T>
+kb_verification compare_exact(const Array<T>& output, const T* reference) {
+  return compare_in_chunks(output, [reference](const T* chunk, std::size_t first, std::size_t count) {
+    return compare_exact(chunk, reference + first, count);
+  });
 }
 
 // |output - reference| / max(|reference|, floor) for every element, held to `tolerance`. The floor

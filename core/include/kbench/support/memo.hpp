@@ -30,7 +30,7 @@ class Memo {
 
   // The one the family problems use. A plugin links its own copy of the support library, so this
   // is per plugin, and a worker runs one plugin. It keeps two entries: a case's inputs and its
-  // reference (transpose, reduce) or its two inputs (matmul).
+  // reference (reduce) or its two inputs (matmul).
   static Memo& process();
 
   // The value under `key`, or make() (returning a V) kept under it. Entries are evicted before
