@@ -93,15 +93,16 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
   hows=("--devices 0" "--devices all" "--devices all --split")
   [ "$mode" = split ] && hows=("--devices all --split")
   for how in "${hows[@]}"; do
+    run_id="multi ${how}${*:+ $*}"
     start=$(date +%s.%N)
     for preset in presets/gpu-check-*.ini; do
       # shellcheck disable=SC2086
-      "$kbench" run --config "$preset" $how --output "$out/multi.csv" \
-        --run-id "multi ${how}" 2>>/tmp/kbench-multi.log | sed -n "s|^time: |  $preset: |p"
+      "$kbench" run --config "$preset" $how "$@" --output "$out/multi.csv" --run-id "$run_id" \
+        2>>/tmp/kbench-multi.log | sed -n "s|^time: |  $preset: |p"
     done
     end=$(date +%s.%N)
-    rows=$(grep -c ",multi ${how}," "$out/multi.csv")
-    echo "$how: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s, $rows rows" |
+    rows=$(grep -c ",$run_id," "$out/multi.csv")
+    echo "$run_id: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s, $rows rows" |
       tee -a "$out/multi.md"
   done
 fi
