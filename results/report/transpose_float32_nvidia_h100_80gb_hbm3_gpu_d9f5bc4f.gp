@@ -1,0 +1,25 @@
+reset
+set terminal pngcairo size 1200,650 enhanced font 'sans,11'
+set output "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.png"
+set title "transpose, float32 — NVIDIA H100 80GB HBM3 GPU-d9f5bc4f (best block per plugin and size)" noenhanced
+set datafile separator '\t'
+set datafile missing '-'
+set grid
+set key outside right top noenhanced
+set xlabel "problem size (shape; elements on a log scale)" noenhanced
+set ylabel "bandwidth (GB/s)" noenhanced
+set logscale x 2
+set logscale y 10
+set xtics rotate by -30 noenhanced ("512x512" 262144, "1024x1024" 1.04858e+06, "2048x2048" 4.1943e+06, "8192x4096" 3.35544e+07, "8192x8192" 6.71089e+07, "16384x16384" 2.68435e+08)
+set xrange [174763:4.02653e+08]
+plot "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 0 using 1:2 with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black' title "transpose/copy (copy ceiling)", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title "transpose/cpu", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 2 using 1:2 with linespoints lw 2 pt 7 lc rgb '#ff7f0e' title "transpose/cublas", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 3 using 1:2 with linespoints lw 2 pt 7 lc rgb '#2ca02c' title "transpose/fast", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 4 using 1:2 with linespoints lw 2 pt 7 lc rgb '#d62728' title "transpose/naive_col", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 5 using 1:2 with linespoints lw 2 pt 7 lc rgb '#9467bd' title "transpose/naive_row", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 6 using 1:2 with linespoints lw 2 pt 7 lc rgb '#8c564b' title "transpose/shared", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 7 using 1:2 with linespoints lw 2 pt 7 lc rgb '#e377c2' title "transpose/shared_padded", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 8 using 1:2 with linespoints lw 2 pt 7 lc rgb '#17becf' title "transpose/shared_swapped_index", \
+     "transpose_float32_nvidia_h100_80gb_hbm3_gpu_d9f5bc4f.dat" index 9 using 1:2 with linespoints lw 2 pt 7 lc rgb '#bcbd22' title "transpose/tiled_coarse", \
+     2936.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "device copy bandwidth (2936 GB/s)"
