@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 
 namespace {
@@ -43,6 +44,26 @@ TEST(RunCommand, HostTransposeWritesOkRowsWithMetadata) {
   EXPECT_EQ(cpu_rows["int32 1111x113"], 1);
   EXPECT_NE(run.output.find("| transpose/cpu | float64 |  | 33x31 | - | ok |"), std::string::npos)
       << run.output;
+}
+
+TEST(RunCommand, EndsWithWhereTheTimeWent) {
+  const auto run = kbench({"run", "--family", "transpose", "--plugin", "transpose/cpu", "--sizes",
+                           "64,1000", "--dtypes", "float32,int32", "--max-time", "0.05"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::size_t at = run.output.rfind("\ntime: ");
+  ASSERT_NE(at, std::string::npos) << run.output;
+  const std::string line = run.output.substr(at + 1, run.output.find('\n', at + 1) - at - 1);
+  // One worker (one plugin, one lane); four cases, each timed for up to 0.05 s.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(line, m, std::regex(R"(time: ([0-9.]+) s; summed over the lanes: 1 )"
+                                                   R"(worker starts ([0-9.]+) s, setup ([0-9.]+) s, )"
+                                                   R"(timing ([0-9.]+) s, verify ([0-9.]+) s)")))
+      << line;
+  const double wall = std::stod(m[1]), timing = std::stod(m[4]);
+  EXPECT_GT(timing, 0.0);
+  EXPECT_LE(timing, 4 * 0.05 + 0.2);
+  EXPECT_LE(std::stod(m[2]) + std::stod(m[3]) + timing + std::stod(m[5]), wall + 0.1)
+      << "one lane's phases fit in the run's wall time";
 }
 
 TEST(RunCommand, WithoutADeviceSaysWhichCudaPluginsWereSkipped) {
