@@ -175,24 +175,42 @@ std::string devices_table(const std::map<std::string, Device>& devices) {
   return table.str();
 }
 
-// The speed-up of each GPU over the first (in sorted order), per plugin: a bar chart and its table.
+// The speed-up of each GPU over the one with the most cases, per plugin: a bar chart and its table.
 std::string gpu_ratio_section(const std::vector<ResultRow>& rows, const std::string& dir,
                               std::vector<std::string>& scripts) {
   // Host plugins' rows say nothing about a GPU.
   std::vector<ResultRow> gpu_rows;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
                [](const ResultRow& row) { return !row.get("gpu_name").empty(); });
+  // The baseline is the GPU with the most cases, so the most plugins have a ratio.
+  const Comparison by_gpu = compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, ""});
+  const PivotTable& all = by_gpu.tables.front();
+  std::vector<std::size_t> cases(all.columns.size(), 0);
+  for (const PivotRow& row : all.rows) {
+    for (std::size_t c = 0; c < cases.size(); ++c) cases[c] += row.cells[c].state == PivotCell::State::ok;
+  }
+  const std::size_t most = static_cast<std::size_t>(
+      std::max_element(cases.begin(), cases.end()) - cases.begin());
   const Comparison comparison =
-      compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, ""});
+      most == all.baseline
+          ? by_gpu
+          : compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, all.columns[most]});
   const PivotTable& table = comparison.tables.front();
   const std::string& baseline = table.columns[table.baseline];
   BarPlot plot;
   plot.name = "gpu_ratio";
   plot.title = "Speed-up over " + baseline + " per plugin (geometric mean over shared cases)";
   plot.y_label = "speed-up (time on " + baseline + " / time on the other GPU)";
-  std::vector<std::string> header = {"plugin"};
+  // A GPU that ran none of the baseline's cases has no ratio for any plugin: it gets no column
+  // (and no empty series in the plot).
+  std::vector<std::size_t> compared;
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    if (c == table.baseline) continue;
+    const bool shares = std::any_of(comparison.per_plugin.begin(), comparison.per_plugin.end(),
+                                    [c](const auto& plugin) { return plugin.geomean[c].has_value(); });
+    if (c != table.baseline && shares) compared.push_back(c);
+  }
+  std::vector<std::string> header = {"plugin"};
+  for (const std::size_t c : compared) {
     plot.series_titles.push_back(table.columns[c] + " / " + baseline);
     header.push_back(table.columns[c] + " / " + baseline);
   }
@@ -202,8 +220,7 @@ std::string gpu_ratio_section(const std::vector<ResultRow>& rows, const std::str
   for (const auto& plugin : comparison.per_plugin) {
     std::vector<std::optional<double>> values;
     std::vector<std::string> cells = {plugin.plugin};
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
-      if (c == table.baseline) continue;
+    for (const std::size_t c : compared) {
       values.push_back(plugin.geomean[c]);
       cells.push_back(plugin.geomean[c] ? format_speedup(*plugin.geomean[c]) : "—");
     }

@@ -96,6 +96,24 @@ TEST_F(ReportTest, WritesTheHeadlineTablesAndPlots) {
   }
 }
 
+TEST_F(ReportTest, GpusAreComparedWithTheOneWithMostCasesAndOnlyWhereTheyShareOne) {
+  {
+    kb::ResultsStore store(csv_);
+    // First in sorted order, but with one case, which no other GPU ran.
+    store.append(row("A100", "transpose/copy", "8192x8192", 1500));
+  }
+  const fs::path out = folder_ / "report";
+  const auto run = kbtest::kbench({"report", csv_, "-o", out.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string md = read_file(out / "report.md");
+  EXPECT_NE(md.find("| H200 / H100 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| A100 "), std::string::npos) << "listed among the devices";
+  EXPECT_EQ(md.find("A100 / "), std::string::npos) << md;
+  EXPECT_EQ(md.find(" / A100"), std::string::npos) << md;
+  EXPECT_EQ(read_file(out / "gpu_ratio.dat").find("\t-\t"), std::string::npos)
+      << read_file(out / "gpu_ratio.dat");
+}
+
 TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
   const fs::path out = folder_ / "report";
   const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
