@@ -47,7 +47,9 @@ class Staging {
       for (cudaEvent_t& event : done) {
         KB_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
       }
-      KB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      // A blocking stream: like the cudaMemcpy it replaces, a staged copy waits for work a plugin
+      // queued on the legacy default stream (a conversion before a download, say).
+      KB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamDefault));
       device_ = current;
     }
     return true;
@@ -109,14 +111,20 @@ void download_staged(const void* device, std::size_t bytes, ChunkSink call, void
                                   staging.stream));
     KB_CUDA_CHECK(cudaEventRecord(staging.done[b], staging.stream));
   };
-  if (steps > 0) start(0);
-  for (std::size_t step = 0; step < steps; ++step) {
-    // The other buffer's chunk was consumed in the step before: it can take the next one.
-    if (step + 1 < steps) start(step + 1);
-    const int b = static_cast<int>(step % 2);
-    KB_CUDA_CHECK(cudaEventSynchronize(staging.done[b]));
-    const std::size_t offset = step * kStagingChunk;
-    call(sink, staging.buffers[b], offset, std::min(kStagingChunk, bytes - offset));
+  try {
+    if (steps > 0) start(0);
+    for (std::size_t step = 0; step < steps; ++step) {
+      // The other buffer's chunk was consumed in the step before: it can take the next one.
+      if (step + 1 < steps) start(step + 1);
+      const int b = static_cast<int>(step % 2);
+      KB_CUDA_CHECK(cudaEventSynchronize(staging.done[b]));
+      const std::size_t offset = step * kStagingChunk;
+      call(sink, staging.buffers[b], offset, std::min(kStagingChunk, bytes - offset));
+    }
+  } catch (...) {
+    // No copy may still be writing a buffer the next staged copy fills.
+    cudaStreamSynchronize(staging.stream);
+    throw;
   }
 }
 
