@@ -7,12 +7,6 @@
 #include <iostream>
 
 namespace kb {
-namespace {
-
-// The phases a worker times in each case (see CaseRunner::run).
-constexpr const char* kPhases[] = {"setup_s", "timing_s", "verify_s"};
-
-}  // namespace
 
 SweepReport::SweepReport(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
 
@@ -36,8 +30,8 @@ void SweepReport::worker_started(double seconds) {
 
 void SweepReport::finished(const ResultRow& row, const Record& result) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  for (const char* phase : kPhases) {
-    if (const auto it = result.find(phase); it != result.end()) {
+  for (std::size_t phase = 0; phase < phase_seconds_.size(); ++phase) {
+    if (const auto it = result.find(kPhaseKeys[phase]); it != result.end()) {
       phase_seconds_[phase] += std::strtod(it->second.c_str(), nullptr);
     }
   }
@@ -61,16 +55,12 @@ void SweepReport::finished(const ResultRow& row, const Record& result) {
 // work around them (worker starts, inputs and references, verification).
 void SweepReport::print_time() const {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const auto at = [this](const char* phase) {
-    const auto it = phase_seconds_.find(phase);
-    return it == phase_seconds_.end() ? 0.0 : it->second;
-  };
   char line[256];
   std::snprintf(line, sizeof line,
                 "time: %.1f s; summed over the lanes: %zu worker starts %.1f s, setup %.1f s, "
                 "timing %.1f s, verify %.1f s\n",
-                wall, worker_starts_, worker_start_seconds_, at("setup_s"), at("timing_s"),
-                at("verify_s"));
+                wall, worker_starts_, worker_start_seconds_, phase_seconds_[0], phase_seconds_[1],
+                phase_seconds_[2]);
   std::cout << line;
 }
 

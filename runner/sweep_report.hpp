@@ -6,8 +6,10 @@
 #include "protocol.hpp"
 #include "result_schema.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstddef>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -37,7 +39,8 @@ class SweepReport {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::size_t worker_starts_ = 0;
   double worker_start_seconds_ = 0;
-  std::map<std::string, double> phase_seconds_;  // summed over the cases of every lane
+  // Per kPhaseKeys entry (setup, timing, verify), summed over the cases of every lane.
+  std::array<double, std::size(kPhaseKeys)> phase_seconds_{};
   std::mutex mutex_;  // lanes report concurrently
 };
 

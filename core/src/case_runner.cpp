@@ -173,13 +173,11 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   kb_work work{};
   kb_launch_config config{};
   void* state = nullptr;
-  // Where the case's wall time goes, for the sweep's closing summary (not CSV columns): setup,
-  // the timing loop, then poison + launch + verify + teardown.
-  const char* const phases[] = {"setup_s", "timing_s", "verify_s"};
+  // Where the case's wall time goes, for the sweep's closing summary (not CSV columns).
   std::size_t phase = 0;
   auto phase_start = Clock::now();
   const auto end_phase = [&] {
-    result[phases[phase++]] = number(seconds_since(phase_start));
+    result[kPhaseKeys[phase++]] = number(seconds_since(phase_start));
     phase_start = Clock::now();
   };
 

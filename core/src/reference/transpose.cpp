@@ -45,9 +45,7 @@ kb_verification compare_transposed(const T* out, std::size_t first, std::size_t 
     }
     return chunk;
   });
-  ExactCheck all;
-  for (const ExactCheck& chunk : chunks) all.merge(chunk);
-  return all.result(count);
+  return ExactCheck::fold(chunks, count);
 }
 
 template void reference<float>(const float*, float*, std::int64_t, std::int64_t);

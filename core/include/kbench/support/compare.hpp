@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 namespace kb {
 
@@ -48,6 +49,13 @@ struct ExactCheck {
     v.checked = checked;
     return v;
   }
+
+  // The chunks of a parallel_map, folded in order, as the verification of `checked` elements.
+  static kb_verification fold(const std::vector<ExactCheck>& chunks, std::size_t checked) {
+    ExactCheck all;
+    for (const ExactCheck& chunk : chunks) all.merge(chunk);
+    return all.result(checked);
+  }
 };
 
 // Bit-for-bit equality (families that only move data). NaN poison never matches.
@@ -62,9 +70,7 @@ kb_verification compare_exact(const T* output, const T* reference, std::size_t c
     for (std::size_t i = begin; i < end; ++i) chunk.add(output[i], reference[i]);
     return chunk;
   });
-  ExactCheck all;
-  for (const ExactCheck& chunk : chunks) all.merge(chunk);
-  return all.result(count);
+  return ExactCheck::fold(chunks, count);
 }
 
 // A device output compared a chunk at a time as it arrives (never held on the host whole), a host
