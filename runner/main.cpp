@@ -1,8 +1,11 @@
 // kbench: registry and runner for CUDA kernel experiments.
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "input_error.hpp"
+#include "shared_csv_file.hpp"
 
 #include <exception>
+#include <new>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -27,7 +30,7 @@ constexpr const char* kUsage =
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << kUsage;
-    return 2;
+    return kb::kExitBadInput;
   }
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "compare") return kb::compare_command(args);
     if (command == "report") return kb::report_command(args);
     if (command == "worker") return kb::worker_command(args);
+    if (command == "probe") return kb::probe_command(args);
     if (command == "validate") return kb::validate_command(args);
     if (command == "new-plugin") return kb::new_plugin_command(args);
     if (command == "--help" || command == "-h" || command == "help") {
@@ -44,12 +48,21 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::cerr << "kbench: error: unknown command '" << command << "'\n" << kUsage;
-    return 2;
+    return kb::kExitBadInput;
   } catch (const kb::InputError& e) {
     std::cerr << "kbench: error: " << e.what() << "\n";
-    return 2;
+    return kb::kExitBadInput;
+  } catch (const kb::WriteError& e) {
+    std::cerr << "kbench: " << e.what() << "\n";
+    return kb::kExitWriteFailed;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "kbench: internal error: out of memory\n";
+    return kb::kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "kbench: internal error: " << e.what() << "\n";
-    return 3;
+    return kb::kExitInternal;
+  } catch (...) {
+    std::cerr << "kbench: internal error: unknown exception\n";
+    return kb::kExitInternal;
   }
 }

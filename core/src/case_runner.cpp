@@ -1,6 +1,7 @@
 #include "case_runner.hpp"
 
 #include "device_info.hpp"
+#include "plugin_text.hpp"
 
 #include <kbench/support/error.hpp>
 
@@ -186,7 +187,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     end_phase();
     result["status"] = status_name(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
-      result["message"] = std::string(stage) + ": " + message.text;
+      result["message"] = std::string(stage) + ": " + plugin_text(message.text);
       if (cuda() && cuda_context_lost()) result["fatal"] = "1";
     }
     return result;
@@ -270,14 +271,15 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   result["launched_block"] = format_dims(config.block);
   result["max_rel_error"] = number(check.max_rel_error);
   result["tolerance"] = number(check.tolerance);
-  result["metrics"] = check.metrics;
+  result["metrics"] = plugin_text(check.metrics);
   if (status == KB_VERIFY_FAILED) {
     std::string why = "verification failed";
     if (check.tolerance > 0 || check.max_rel_error > 0) {
       why += ": max relative error " + number(check.max_rel_error) + " over tolerance " +
              number(check.tolerance);
     }
-    result["message"] = message.text[0] ? why + "; " + message.text : why;
+    const std::string detail = plugin_text(message.text);
+    result["message"] = detail.empty() ? why : why + "; " + detail;
   } else if (cuda() && options_.hide_launch_latency && !latency_hidden_) {
     result["message"] = "launch waited for the device; launch latency included in the samples";
   }

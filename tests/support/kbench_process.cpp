@@ -61,6 +61,15 @@ Run kbench(const std::vector<std::string>& args, const std::string& given_csv) {
   return run;
 }
 
+kb::PluginProbe& probe() {
+  static kb::PluginProbe shared(KBENCH_EXE, 60);
+  return shared;
+}
+
+std::vector<std::shared_ptr<const kb::PluginInfo>> test_plugins(const std::string& folder) {
+  return probe().discover({test_plugin_dir(folder)}).plugins;
+}
+
 bool cuda_device_present() { return kb::cuda_device_count(nullptr) > 0; }
 
 }  // namespace kbtest

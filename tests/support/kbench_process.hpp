@@ -1,6 +1,8 @@
 // Running the real, built `kbench` executable from a test and reading back what it wrote.
 #pragma once
 
+#include "plugin_probe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -24,6 +26,11 @@ Run kbench(const std::vector<std::string>& args, const std::string& csv = "");
 
 // The folder the build writes the test plugins to: <root>/loader, <root>/faulty.
 std::string test_plugin_dir(const std::string& name);
+
+// The real probe process (`kbench probe`) the tests share, and the plugins it loads from a test
+// plugin folder ("faulty", "loader"...).
+kb::PluginProbe& probe();
+std::vector<std::shared_ptr<const kb::PluginInfo>> test_plugins(const std::string& folder);
 
 // True when the CUDA runtime sees at least one device.
 bool cuda_device_present();
