@@ -259,13 +259,22 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
     }
     if (o.sweep.zip) throw InputError("--case names whole cases: it cannot be combined with --zip");
   }
-  // Validate the lists now, so a typo fails before any plugin is loaded.
-  if (vm.count("sizes")) parse_sizes(o.sweep.sizes);
-  if (vm.count("blocks")) parse_blocks(o.sweep.blocks);
-  if (vm.count("dtypes")) parse_dtypes(o.sweep.dtypes);
-  if (vm.count("ops")) split_user_list(o.sweep.ops, "operation");
-  o.sweep.families = unique_items(o.sweep.families, "family");
-  o.sweep.plugin_globs = unique_items(o.sweep.plugin_globs, "plugin glob");
+  // Validate the lists now, so a typo fails before any plugin is loaded; the message names the
+  // option.
+  const auto check = [&](const char* option, const auto& validate) {
+    if (!vm.count(option)) return;
+    try {
+      validate();
+    } catch (const InputError& e) {
+      throw InputError(std::string("--") + option + ": " + e.what());
+    }
+  };
+  check("sizes", [&] { parse_sizes(o.sweep.sizes); });
+  check("blocks", [&] { parse_blocks(o.sweep.blocks); });
+  check("dtypes", [&] { parse_dtypes(o.sweep.dtypes); });
+  check("ops", [&] { split_user_list(o.sweep.ops, "operation"); });
+  check("family", [&] { o.sweep.families = unique_items(o.sweep.families, "family"); });
+  check("plugin", [&] { o.sweep.plugin_globs = unique_items(o.sweep.plugin_globs, "plugin glob"); });
   for (const auto& dir : o.plugin_dirs) {
     if (dir.empty()) throw InputError("--plugins names an empty folder");
   }

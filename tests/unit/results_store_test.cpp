@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace kb {
@@ -175,6 +176,152 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
   EXPECT_THROW(read_results(csv.string()), InputError);
   fs::remove(csv);
+}
+
+}  // namespace
+}  // namespace kb
+
+// --- Issue 19: an appender repairs or refuses, never merges --------------------------------------
+namespace kb {
+namespace {
+
+std::string content_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class IncompleteLine : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-fragment-%%%%-%%%%");
+    fs::create_directories(folder_);
+    path_ = (folder_ / "results.csv").string();
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  static ResultRow row(const std::string& run) {
+    ResultRow r;
+    r.set("run_id", run);
+    r.set("plugin", "testing/good");
+    r.set("status", "ok");
+    return r;
+  }
+  // A row cut short, as a writer killed mid-write (or a full disk) leaves it.
+  static std::string torn_row() {
+    const std::string line = csv_line(row("torn").cells());
+    return line.substr(0, line.size() / 2);
+  }
+
+  fs::path folder_;
+  std::string path_;
+};
+
+TEST_F(IncompleteLine, OpeningMovesTheFragmentAsideAndTheNextRowStandsAlone) {
+  { ResultsStore(path_).append(row("before")); }
+  { std::ofstream(path_, std::ios::app) << torn_row(); }
+  {
+    ResultsStore store(path_);
+    store.append(row("after"));
+  }
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].get("run_id"), "before");
+  EXPECT_EQ(rows[1].get("run_id"), "after");
+  EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
+}
+
+TEST_F(IncompleteLine, EachAppendRepairsWhatAnotherWriterLeft) {
+  ResultsStore store(path_);
+  store.append(row("one"));
+  { std::ofstream(path_, std::ios::app) << torn_row(); }  // another runner, killed mid-row
+  store.append(row("two"));
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("run_id"), "two");
+  EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
+}
+
+TEST_F(IncompleteLine, APartOfTheHeaderAloneIsMovedAsideAndTheHeaderWritten) {
+  { std::ofstream(path_) << header_line().substr(0, 20); }
+  ResultsStore(path_).append(row("one"));
+  EXPECT_EQ(read_results(path_).size(), 1u);
+  EXPECT_EQ(content_of(path_).substr(0, header_line().size()), header_line());
+}
+
+TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
+  { ResultsStore(path_).append(row("whole")); }
+  { std::ofstream(path_, std::ios::app) << torn_row(); }
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].get("run_id"), "whole");
+  EXPECT_FALSE(fs::exists(path_ + ".fragments"));  // reading never changes the file
+}
+
+TEST_F(IncompleteLine, AFullRowWithoutItsNewlineIsAFragmentToo) {
+  // Whether the row was complete cannot be known: a reader never trusts it, a writer never
+  // glues onto it.
+  { ResultsStore(path_).append(row("whole")); }
+  std::string line = csv_line(row("no-newline").cells());
+  line.pop_back();
+  { std::ofstream(path_, std::ios::app) << line; }
+  EXPECT_EQ(read_results(path_).size(), 1u);
+  ResultsStore(path_).append(row("next"));
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("run_id"), "next");
+}
+
+TEST_F(IncompleteLine, NotARegularFileIsRefused) {
+  for (const char* device : {"/dev/full", "/dev/null"}) {
+    try {
+      ResultsStore store(device);
+      ADD_FAILURE() << "accepted " << device;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(ResultsStore(folder_.string()), InputError);  // a folder
+}
+
+TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed) {
+  SharedCsvFile file(path_, {"a", "b"}, "test file");
+  file.append("1,2\n");
+  const std::string before = content_of(path_);
+  const auto span = file.append("3,4\n");
+  EXPECT_TRUE(file.undo(span));
+  EXPECT_EQ(content_of(path_), before);
+  const auto mine = file.append("5,6\n");
+  file.append("7,8\n");  // another row after mine: mine stays
+  EXPECT_FALSE(file.undo(mine));
+  EXPECT_EQ(content_of(path_), before + "5,6\n7,8\n");
+}
+
+// Files of other kbench versions: rows read (missing columns empty, extra ones left out), but an
+// append is refused, naming the file and the first differing column.
+TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
+  std::vector<std::string> older(kResultColumns.begin(), kResultColumns.end() - 1);
+  std::vector<std::string> newer(kResultColumns.begin(), kResultColumns.end());
+  newer.insert(newer.begin() + 30, "host_us");
+  for (const auto& header : {older, newer}) {
+    std::vector<std::string> cells(header.size(), "");
+    cells[1] = "r1";
+    cells[17] = "testing/good";  // plugin, the 18th column in both
+    { std::ofstream(path_) << csv_line(header) << csv_line(cells); }
+    const auto rows = read_results(path_);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].get("run_id"), "r1");
+    EXPECT_EQ(rows[0].get("plugin"), "testing/good");
+    try {
+      ResultsStore store(path_);
+      ADD_FAILURE() << "appended to another version's file";
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(path_), std::string::npos) << what;
+      EXPECT_NE(what.find(header == older ? "it ends after 47 columns" : "column 31 is 'host_us'"),
+                std::string::npos)
+          << what;
+    }
+  }
 }
 
 }  // namespace
