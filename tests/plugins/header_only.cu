@@ -2,7 +2,7 @@
 // y = 3x + 1 on n floats. Its kernel is never touched before the first launch, so under CUDA's
 // default lazy loading that launch loads the module. One fault each (KBT_FAULT):
 //   none         correct
-//   own_stream   launches on a stream it created, not on the one it is given
+//   own_stream   poisons and launches on a stream it created, not on the one it is given
 //   passed_zero  verify returns KB_OK with passed = 0
 //   synchronizes waits for its stream inside launch without saying so (KB_FLAG_SYNCHRONIZES)
 #include <kbench/plugin.h>
@@ -65,7 +65,8 @@ kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) 
 
 kb_status poison(void* state, void* stream, kb_message* msg) {
   auto* s = static_cast<State*>(state);
-  const cudaError_t e = cudaMemsetAsync(s->y, 0xFF, s->n * sizeof(float), (cudaStream_t)stream);
+  cudaStream_t where = s->own ? s->own : (cudaStream_t)stream;
+  const cudaError_t e = cudaMemsetAsync(s->y, 0xFF, s->n * sizeof(float), where);
   return e ? fail(msg, "poison", e) : KB_OK;
 }
 

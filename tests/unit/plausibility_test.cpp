@@ -53,11 +53,20 @@ TEST(Plausibility, ALaunchThatPutNothingOnItsStreamIsImplausible) {
 TEST(Plausibility, GpuTimeFarBelowTheSynchronisedHostTimeIsImplausible) {
   auto t = agreeing_timings(1 << 20, 500);
   t.median_us = 2;
-  t.host_us = 300;  // the kernel ran, elsewhere
-  const auto verdict = check_plausibility(t, h100_limits(1 << 20));
+  t.host_us = 3000;  // the kernel ran, elsewhere
+  auto verdict = check_plausibility(t, h100_limits(1 << 20));
   EXPECT_NE(verdict.implausible.find("host-time check"), std::string::npos) << verdict.implausible;
+
+  t.host_us = 300;  // host work at the synchronise (device printf), or a shared GPU: a note
+  verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("more than twice the GPU time"), std::string::npos);
+
   t.host_us = 90;  // a short kernel and a slow synchronise: launch overhead explains it
-  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+  verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty());
 }
 
 TEST(Plausibility, BandwidthAboveTheMemoryIsImplausibleOnceTheDataCannotSitInL2) {
