@@ -87,9 +87,9 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("status", field(result, "status"));
   row.set("message", field(result, "message"));
   for (const char* key : {"samples", "median_us", "min_us", "mean_us", "stddev_us", "noise",
-                          "settled", "timing", "batch_us", "host_us", "max_rel_error", "tolerance",
-                          "bytes", "flops", "metrics", "sm_clock_mhz", "temperature_c",
-                          "throttle"}) {
+                          "settled", "timing", "sample_launches", "batch_us", "host_us",
+                          "max_rel_error", "tolerance", "bytes", "flops", "metrics",
+                          "sm_clock_mhz", "temperature_c", "throttle"}) {
     row.set(key, field(result, key));
   }
 

@@ -133,16 +133,3 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
   done
 fi
 
-if [ "$mode" = prime ]; then
-  echo "== EXPERIMENT: held median vs batch_us, with and without an SM-waking kernel before the start event"
-  for prime in 0 1; do
-    KBENCH_HOLD_PRIME=$prime "$kbench" run --plugins build-device/tests/plugins/header_only \
-      --plugin header_only/none --sizes 2^18,2^20,2^22,2^24 --dtypes float32 \
-      --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
-    KBENCH_HOLD_PRIME=$prime "$kbench" run \
-      --case "transpose/copy float32 2048" --case "transpose/fast float32 2048" \
-      --case "reduce/fast float32 2^20 - sum" --case "matmul/tensor_wgmma float32 1024" \
-      --case "hello/record none 5 2x2" --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
-  done
-  python3 scripts/timing-check.py pair "$out/prime.csv" prime-0 prime-1
-fi

@@ -48,10 +48,11 @@ class CaseRunner {
            !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   }
   Record run_unguarded(const CaseRequest& request);
-  // One sample. With `hold`, the stream is held by the blocking kernel while the launch is
-  // enqueued; `hold_timed_out` then says the launch waited for the device (the sample is void).
+  // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
+  // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
+  // waited for the device (the sample is void).
   kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message, bool hold,
-                         double& microseconds, bool& hold_timed_out);
+                         int launches, double& microseconds, bool& hold_timed_out);
   struct BatchTiming {
     double launch_us = 0;   // per launch, back to back
     double enqueue_us = 0;  // host time to enqueue one launch
