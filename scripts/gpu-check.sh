@@ -4,7 +4,8 @@
 #
 #   scripts/gpu-check.sh [tests|sweep|fair|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, lazily vs eagerly loaded modules, a plugin
-# from plugin.h alone in two runs (scripts/timing-check.py prints the figures).
+# from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
+# energy windows of matmul/cublas 4096^3 beside the board's power limit.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -69,6 +70,18 @@ if [ "$mode" = fair ] || [ "$mode" = all ]; then
   done
   "$kbench" run --plugins build-device/tests/plugins/header_only --family header_only \
     --sizes 2^26 --dtypes float32 --output "$out/fair.csv" --run-id faults 2>&1 | grep "^| header_only"
+fi
+
+if [ "$mode" = energy ] || [ "$mode" = all ]; then
+  echo "== board energy: matmul/cublas 4096^3 five times, each with a 1 s window"
+  nvidia-smi --query-gpu=power.draw,power.limit,enforced.power.limit --format=csv
+  for i in 1 2 3 4 5; do
+    "$kbench" run --plugin matmul/cublas --sizes 4096 --dtypes float32 --energy-window 1 \
+      --output "$out/energy.csv" --run-id "energy-$i" "$@" >/dev/null 2>&1
+  done
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "%s: %s us, %s W, %s J per launch, %s GFLOP/J (%s)\n", $c["run_id"], $c["median_us"],
+      $c["power_w"], $c["energy_j"], $c["gflop_per_j"], $c["message"] }' "$out/energy.csv"
 fi
 
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then
