@@ -40,7 +40,7 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
   for preset in presets/gpu-check-*.ini; do
     "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
-      "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
+      --energy-window 1 "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
     echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
     grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
