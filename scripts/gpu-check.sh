@@ -56,18 +56,19 @@ if [ "$mode" = fair ] || [ "$mode" = all ]; then
   echo "== lazily and eagerly loaded modules; a plugin from plugin.h alone in two separate runs"
   header_only=(--plugins build-device/tests/plugins/header_only --plugin header_only/none
                --sizes 2^20,2^24,2^26)
-  for run in LAZY-1 LAZY-2 EAGER-1; do
+  for run in LAZY-1 EAGER-1 LAZY-2 EAGER-2 LAZY-3 EAGER-3; do
     CUDA_MODULE_LOADING=${run%-*} "$kbench" run --plugin transpose/cublas --plugin transpose/fast \
       --plugin transpose/copy --sizes 2048,8192 --dtypes float32 --output "$out/fair.csv" \
       --run-id "vendor-$run" "$@" >/dev/null 2>&1
     CUDA_MODULE_LOADING=${run%-*} "$kbench" run "${header_only[@]}" --dtypes float32 \
       --output "$out/fair.csv" --run-id "header-only-$run" "$@" >/dev/null 2>&1
   done
-  for pair in "vendor-LAZY-1 vendor-EAGER-1" "header-only-LAZY-1 header-only-EAGER-1" \
-              "header-only-LAZY-1 header-only-LAZY-2"; do
+  for pair in "vendor-LAZY vendor-EAGER" "header-only-LAZY header-only-EAGER"; do
     # shellcheck disable=SC2086
-    python3 scripts/timing-check.py pair "$out/fair.csv" $pair | tee -a "$out/fair.md"
+    python3 scripts/timing-check.py groups "$out/fair.csv" $pair | tee -a "$out/fair.md"
   done
+  python3 scripts/timing-check.py pair "$out/fair.csv" header-only-LAZY-1 header-only-LAZY-2 |
+    tee -a "$out/fair.md"
   "$kbench" run --plugins build-device/tests/plugins/header_only --family header_only \
     --sizes 2^26 --dtypes float32 --output "$out/fair.csv" --run-id faults 2>&1 | grep "^| header_only"
 fi

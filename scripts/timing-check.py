@@ -4,7 +4,10 @@
   timing-check.py sweep CSV          rows not timed `held` and why; ok rows >= 20 us whose median
                                      and batch_us differ by more than 3%
   timing-check.py pair CSV RUN_A RUN_B   the same cases' medians in two runs, side by side
+  timing-check.py groups CSV PREFIX_A PREFIX_B   the same, each side the median over the runs
+                                     whose id starts with its prefix (run-to-run placement noise)
 """
+import statistics
 import csv
 import sys
 from collections import Counter
@@ -62,8 +65,22 @@ def pair(path, run_a, run_b):
               f"{b['median_us']} ({b['batch_us']}) | {ratio:.4f} |")
 
 
+def groups(path, prefix_a, prefix_b):
+    medians = {prefix_a: {}, prefix_b: {}}
+    for r in rows(path):
+        for prefix in medians:
+            if r["run_id"].startswith(prefix) and r["status"] == "ok":
+                medians[prefix].setdefault(key(r), []).append(float(r["median_us"]))
+    print(f"| case | {prefix_a}* medians | {prefix_b}* medians | ratio of their medians |")
+    print("|---|---|---|---:|")
+    for k, a in sorted(medians[prefix_a].items()):
+        b = medians[prefix_b].get(k)
+        if b is None:
+            continue
+        ratio = statistics.median(a) / statistics.median(b)
+        print(f"| {' '.join(x for x in k if x)} | {', '.join(map(str, a))} | "
+              f"{', '.join(map(str, b))} | {ratio:.4f} |")
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "sweep":
-        sweep(sys.argv[2])
-    else:
-        pair(*sys.argv[2:5])
+    {"sweep": sweep, "pair": pair, "groups": groups}[sys.argv[1]](*sys.argv[2:])

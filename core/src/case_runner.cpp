@@ -55,6 +55,18 @@ constexpr double kClockReadSeconds = 0.01;
 constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
+double least_squares_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double mean_x = 0, mean_y = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mean_x += x[i] / n, mean_y += y[i] / n;
+  double covariance = 0, variance = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    covariance += (x[i] - mean_x) * (y[i] - mean_y);
+    variance += (x[i] - mean_x) * (x[i] - mean_x);
+  }
+  return covariance / variance;
+}
+
 // verify said KB_OK, but its own figures say otherwise: passed = 0, a NaN error, or an error over
 // the tolerance it names. Empty when they agree.
 std::string verification_contradiction(kb_status status, const kb_verification& check) {
@@ -207,20 +219,22 @@ kb_status CaseRunner::synchronised_host_time(void* state, kb_launch_config& conf
 }
 
 kb_status CaseRunner::energy_window(void* state, kb_launch_config& config, kb_message& message,
-                                    double expected_us, std::optional<EnergyWindow>& window) {
+                                    double expected_us, std::optional<double>& watts) {
   // Launches back to back in chunks of about 2 ms, at most three chunks queued, so the GPU never
-  // idles while the host reads the counter between chunks. The window runs from the counter's
-  // first step after the power has settled to its first step after the window's length: both
-  // ends are steps, timed within a chunk, so the counter's 100 ms resolution does not enter.
+  // idles while the host reads the counter between chunks. The counter moves in steps (every
+  // 100 ms on an H100); each step is timed within a chunk, and the power is the least-squares
+  // slope of energy against time over every step of the window: the counter's resolution and the
+  // driver's jitter in publishing a step average out.
   const int chunk = static_cast<int>(std::clamp(2000.0 / std::max(expected_us, 0.1), 1.0, 1000.0));
   const double settle = 0.2, length = options_.energy_window_seconds;
   const double give_up = settle + 3 * length + 1;
   std::vector<cudaEvent_t> queued;
-  std::optional<double> first, last_seen;
-  double first_at = 0;
+  std::vector<double> times, joules;
+  std::optional<double> last_seen;
   const auto start = Clock::now();
   kb_status status = KB_OK;
-  while (status == KB_OK && !window && seconds_since(start) < give_up) {
+  while (status == KB_OK && seconds_since(start) < give_up &&
+         (times.empty() || times.back() - times.front() < length)) {
     for (int i = 0; i < chunk && status == KB_OK; ++i) {
       status = plugin_.launch(state, stream_, &config, &message);
     }
@@ -233,21 +247,19 @@ kb_status CaseRunner::energy_window(void* state, kb_launch_config& config, kb_me
       cudaEventDestroy(queued.front());
       queued.erase(queued.begin());
     }
-    const std::optional<double> joules = monitor_->energy_joules();
+    const std::optional<double> counter = monitor_->energy_joules();
     const double now = seconds_since(start);
-    if (!joules) break;
-    const bool stepped = last_seen && *joules != *last_seen;
-    last_seen = joules;
-    if (!stepped || now < settle) continue;
-    if (!first) {
-      first = joules, first_at = now;
-    } else if (now - first_at >= length) {
-      window = EnergyWindow{*joules - *first, now - first_at};
-    }
+    if (!counter) break;
+    const bool stepped = last_seen && *counter != *last_seen;
+    last_seen = counter;
+    if (stepped && now >= settle) times.push_back(now), joules.push_back(*counter);
   }
   for (cudaEvent_t e : queued) {
     if (status == KB_OK) status = from_cuda(cudaEventSynchronize(e), message, "energy window");
     cudaEventDestroy(e);
+  }
+  if (status == KB_OK && times.size() >= 3 && times.back() - times.front() >= length) {
+    watts = least_squares_slope(times, joules);
   }
   return status;
 }
@@ -419,14 +431,13 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     result["host_us"] = number(host_us);
     if (options_.energy_window_seconds > 0 && monitor_ && !options_.cold &&
         !(plugin_.flags & KB_FLAG_SYNCHRONIZES) && result.count("batch_us")) {
-      std::optional<EnergyWindow> window;
-      if ((status = energy_window(state, config, message, stats.median, window)) != KB_OK) {
+      std::optional<double> watts;
+      if ((status = energy_window(state, config, message, stats.median, watts)) != KB_OK) {
         return finish(status, "launch");
       }
-      if (window) {
-        const double watts = window->joules / window->seconds;
-        result["power_w"] = number(watts);
-        result["energy_j"] = number(watts * std::stod(result["batch_us"]) * 1e-6);
+      if (watts) {
+        result["power_w"] = number(*watts);
+        result["energy_j"] = number(*watts * std::stod(result["batch_us"]) * 1e-6);
       } else {
         timing_note += std::string(timing_note.empty() ? "" : "; ") +
                        "no energy: the board's energy counter did not move";

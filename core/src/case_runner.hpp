@@ -66,11 +66,10 @@ class CaseRunner {
   kb_status synchronised_host_time(void* state, kb_launch_config& config, kb_message& message,
                                    double expected_us, double& microseconds);
   long long captured_operations(void* state, kb_launch_config& config);
-  struct EnergyWindow {
-    double joules = 0, seconds = 0;
-  };
+  // The board's mean power (W) over options_.energy_window_seconds of back-to-back launches;
+  // none when the energy counter did not move.
   kb_status energy_window(void* state, kb_launch_config& config, kb_message& message,
-                          double expected_us, std::optional<EnergyWindow>& window);
+                          double expected_us, std::optional<double>& watts);
   kb_status synchronize(kb_message& message);
 
   const KernelPlugin& plugin_;
