@@ -121,12 +121,63 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
   EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
 }
 
-TEST(Compare, DevicesSharingANameAreToldApartByUuid) {
+TEST(Compare, ByDeviceTellsCardsSharingANameApartByUuid) {
   const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
                                    make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
-                                  {CompareBy::gpu, Metric::time, ""});
+                                  {CompareBy::device, Metric::time, ""});
   EXPECT_EQ(comparison.tables[0].columns,
             (std::vector<std::string>{"NVIDIA H200 GPU-11111111", "NVIDIA H200 GPU-22222222"}));
+}
+
+TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
+  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                                   make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
+                                   make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
+                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))},
+                                  {CompareBy::gpu, Metric::time, ""});
+  const PivotTable& table = comparison.tables.front();
+  ASSERT_EQ(table.columns, (std::vector<std::string>{"NVIDIA H100", "NVIDIA H200"}));
+  EXPECT_EQ(table.cards, (std::vector<std::size_t>{3, 1}));
+  const PivotCell& h100 = table.rows[0].cells[0];
+  EXPECT_DOUBLE_EQ(h100.value, 104);
+  EXPECT_EQ(h100.cards, 3u);
+  EXPECT_DOUBLE_EQ(h100.spread, 10.0 / 104);
+  EXPECT_DOUBLE_EQ(h100.noise, 5.0 / 104);  // half the spread: more than the rows' 0.5%
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[1].speedup, 2.0);
+}
+
+TEST(Compare, TheSpreadBetweenCardsIsNoise) {
+  // 4% apart: inside the H100 cards' spread of 10%, so not a finding.
+  auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                             make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
+                             make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
+                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))},
+                            {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
+  // The same rows by device: each card against the first, inside its rows' noise alone.
+  comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))},
+                       {CompareBy::device, Metric::time, ""});
+  EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
+}
+
+TEST(Compare, EachCardCountsWithItsLatestRowAndFailedCardsAreLeftOut) {
+  Case old = on("NVIDIA H100", "GPU-1", with({}, "1", "500")), latest = old;
+  old.timestamp = "2026-01-01T00:00:00Z";
+  latest.timestamp = "2026-01-02T00:00:00Z";
+  latest.median_us = "100";
+  Case crashed = on("NVIDIA H100", "GPU-2", with({}, "1", "1"));
+  crashed.status = "crashed";
+  const auto comparison = compare({make_row(latest), make_row(old), make_row(crashed)},
+                                  {CompareBy::gpu, Metric::time, ""});
+  const PivotCell& cell = comparison.tables[0].rows[0].cells[0];
+  EXPECT_EQ(cell.state, PivotCell::State::ok);
+  EXPECT_DOUBLE_EQ(cell.value, 100);
+  EXPECT_EQ(cell.cards, 1u);
+  // With no card passing, the cell is the latest failure.
+  const auto failed = compare({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))},
+                              {CompareBy::gpu, Metric::time, ""});
+  EXPECT_EQ(failed.tables[0].rows[0].cells[0].status, "crashed");
 }
 
 TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
@@ -189,8 +240,8 @@ TEST(CompareOutput, MarkdownByGpu) {
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output,
             "Each cell: the median time (us) of the case's latest row, and in parentheses the "
-            "speed-up vs the baseline GPU (> 1 = better; ~ = inside the measured noise). — = no "
-            "row; a status = the case did not pass.\n"
+            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — "
+            "= no row; a status = the case did not pass.\n"
             "\n"
             "| family         | plugin         | dtype   | shape | block | NVIDIA H100 (baseline) |    NVIDIA H200 |\n"
             "|----------------|----------------|---------|-------|-------|-----------------------:|---------------:|\n"
@@ -207,12 +258,55 @@ TEST(CompareOutput, MarkdownByGpu) {
             "| transpose/fast |               baseline |       1.29x |\n");
 }
 
+TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
+  namespace fs = boost::filesystem;
+  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
+  const std::string csv = (folder / "results.csv").string();
+  {
+    ResultsStore store(csv);
+    store.append(make_row(on("NVIDIA H100", "GPU-1", with({}, "1024", "100"))));
+    store.append(make_row(on("NVIDIA H100", "GPU-2", with({}, "1024", "102"))));
+    store.append(make_row(on("NVIDIA H200", "GPU-3", with({}, "1024", "70"))));
+  }
+  const auto run = kbtest::kbench({"compare", csv, "--by", "gpu"});
+  const auto csv_run = kbtest::kbench({"compare", csv, "--by", "gpu", "--format", "csv"});
+  fs::remove_all(folder);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output,
+            "Each cell: the median time (us) of the case's latest row, and in parentheses the "
+            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — = "
+            "no row; a status = the case did not pass. Where a column ran on several cards: the "
+            "median over each card's latest row, ± half the range between the cards (counted in "
+            "the noise).\n"
+            "\n"
+            "| family         | plugin         | dtype   | shape | block | NVIDIA H100, 2 cards (baseline) |   NVIDIA H200 |\n"
+            "|----------------|----------------|---------|-------|-------|--------------------------------:|--------------:|\n"
+            "| transpose      | transpose/fast | float32 | 1024  | -     |                    101.0 ±0.99% | 70.00 (1.44x) |\n"
+            "| geometric mean |                |         |       |       |                        baseline |         1.44x |\n"
+            "\n"
+            "Geometric mean of the speed-up per plugin, over the cases it shares with the "
+            "baseline:\n"
+            "\n"
+            "| plugin         | NVIDIA H100, 2 cards (baseline) | NVIDIA H200 |\n"
+            "|----------------|--------------------------------:|------------:|\n"
+            "| transpose/fast |                        baseline |       1.44x |\n");
+  ASSERT_EQ(csv_run.exit_code, 0) << csv_run.output;
+  EXPECT_EQ(csv_run.output.substr(0, csv_run.output.find('\n')),
+            "row,family,plugin,dtype,shape,block,NVIDIA H100 median_us,NVIDIA H100 speedup,"
+            "NVIDIA H100 within_noise,NVIDIA H100 cards,NVIDIA H100 spread,NVIDIA H200 median_us,"
+            "NVIDIA H200 speedup,NVIDIA H200 within_noise,NVIDIA H200 cards,NVIDIA H200 spread");
+  EXPECT_NE(csv_run.output.find("case,transpose,transpose/fast,float32,1024,-,101,,,2,0.0198,70,"
+                                "1.4429,0,1,0.0000\n"),
+            std::string::npos)
+      << csv_run.output;
+}
+
 TEST(CompareOutput, BadInputIsOneLine) {
   const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
   const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
-  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, run or plugin)\n");
+  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, device, run or plugin)\n");
 }
 
 }  // namespace
