@@ -58,10 +58,6 @@ double speedup_of(Metric metric, double value, double baseline) {
   return metric == Metric::time ? baseline / value : value / baseline;
 }
 
-bool better(Metric metric, double a, double b) {
-  return metric == Metric::time ? a < b : a > b;
-}
-
 PivotCell cell_of(const ResultRow& row, Metric metric) {
   PivotCell cell;
   cell.status = row.get("status");
@@ -255,6 +251,10 @@ PivotTable without_constant_keys(PivotTable table) {
     for (auto& row : table.rows) row.key.erase(row.key.begin() + index);
   }
   return table;
+}
+
+bool better(Metric metric, double a, double b) {
+  return metric == Metric::time ? a < b : a > b;
 }
 
 std::size_t key_index(const PivotTable& table, const std::string& column) {

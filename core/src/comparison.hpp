@@ -22,6 +22,7 @@ enum class Metric { time, gbps, gflops };
 CompareBy parse_compare_by(const std::string& text);  // InputError when unknown
 Metric parse_metric(const std::string& text);         // InputError when unknown
 const char* metric_column(Metric metric);             // "median_us", "gbps", "gflops"
+bool better(Metric metric, double a, double b);       // less time, more throughput
 
 struct CompareRequest {
   CompareBy by = CompareBy::gpu;
