@@ -87,7 +87,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
   }
   // Kernels an order of magnitude or more apart stay readable only on a log axis.
   if (any && low > 0 && high / low > 30) {
-    script << "set logscale y 10\n";
+    script << "set logscale y 10\nset format y '%.0s%c'\n";  // 1k, 10k, 100k, 1M
   } else {
     script << "set yrange [0:*]\n";
   }
