@@ -23,7 +23,8 @@ int compare_command(const std::vector<std::string>& args) {
        "family is its own table)")
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
-      ("metric", po::value(&metric)->default_value(metric), "time | gbps | gflops")
+      ("metric", po::value(&metric)->default_value(metric),
+       "time | gbps | gflops | energy (J per launch) | efficiency (GB/J or GFLOP/J)")
       ("format", po::value(&format)->default_value(format), "markdown | csv")
       ("ladder", po::bool_switch(&request.ladder),
        "each column's speed-up over the column before it (columns in --plugin order)")

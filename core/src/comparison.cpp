@@ -53,24 +53,22 @@ std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns
   return std::nullopt;
 }
 
-double speedup_of(Metric metric, double value, double baseline) {
-  // Time is better when smaller, throughput when larger: > 1 always means better.
-  return metric == Metric::time ? baseline / value : value / baseline;
-}
-
 PivotCell cell_of(const ResultRow& row, Metric metric) {
   PivotCell cell;
   cell.status = row.get("status");
-  const auto value = cell_number(row.get(metric_column(metric)));
-  if (cell.status != "ok" || !value || !(*value > 0)) {
+  const auto value = metric_value(row, metric);
+  if (cell.status != "ok" || !value) {
     cell.state = PivotCell::State::not_ok;
-    if (cell.status == "ok") cell.status = std::string("no ") + metric_column(metric);
+    if (cell.status == "ok") cell.status = std::string("no ") + metric_name(metric);
     return cell;
   }
   cell.state = PivotCell::State::ok;
   cell.value = *value;
+  // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
+  // only the spread between cards counts for it.
   const auto noise = cell_number(row.get("noise"));
-  cell.noise = noise && *noise > 0 ? *noise : 0;
+  const bool timed = metric != Metric::energy && metric != Metric::efficiency;
+  cell.noise = timed && noise && *noise > 0 ? *noise : 0;
   return cell;
 }
 
@@ -223,22 +221,6 @@ CompareBy parse_compare_by(const std::string& text) {
   throw InputError("unknown --by '" + text + "' (gpu, device, run or plugin)");
 }
 
-Metric parse_metric(const std::string& text) {
-  if (text == "time") return Metric::time;
-  if (text == "gbps") return Metric::gbps;
-  if (text == "gflops") return Metric::gflops;
-  throw InputError("unknown --metric '" + text + "' (time, gbps or gflops)");
-}
-
-const char* metric_column(Metric metric) {
-  switch (metric) {
-    case Metric::time: return "median_us";
-    case Metric::gbps: return "gbps";
-    case Metric::gflops: return "gflops";
-  }
-  return "median_us";
-}
-
 PivotTable without_constant_keys(PivotTable table) {
   for (const char* optional : {"gpu", "op", "cache"}) {
     const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), optional);
@@ -253,10 +235,6 @@ PivotTable without_constant_keys(PivotTable table) {
   return table;
 }
 
-bool better(Metric metric, double a, double b) {
-  return metric == Metric::time ? a < b : a > b;
-}
-
 std::size_t key_index(const PivotTable& table, const std::string& column) {
   const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), column);
   if (at == table.key_columns.end()) throw std::logic_error("no key column '" + column + "'");
@@ -268,12 +246,12 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
   std::set<std::string> families_with_metric;
   for (const auto& row : all_rows) {
-    if (row.get("status") == "ok" && cell_number(row.get(metric_column(metric)))) {
+    if (row.get("status") == "ok" && metric_value(row, metric)) {
       families_with_metric.insert(row.get("family"));
     }
   }
   if (families_with_metric.empty()) {
-    throw InputError(std::string("no ok row reports ") + metric_column(metric));
+    throw InputError(std::string("no ok row reports ") + metric_name(metric));
   }
   const std::vector<std::string> gpus =
       gpu_labels(all_rows, request.by == CompareBy::device ? GpuGrouping::device : GpuGrouping::model);

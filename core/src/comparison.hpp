@@ -5,6 +5,7 @@
 #pragma once
 
 #include "gpu_model.hpp"
+#include "metric.hpp"
 #include "natural_order.hpp"
 #include "result_schema.hpp"
 
@@ -17,12 +18,8 @@ namespace kb {
 
 // gpu: a column per GPU model, its cards pooled; device: a column per card (UUID).
 enum class CompareBy { gpu, device, run, plugin };
-enum class Metric { time, gbps, gflops };
 
 CompareBy parse_compare_by(const std::string& text);  // InputError when unknown
-Metric parse_metric(const std::string& text);         // InputError when unknown
-const char* metric_column(Metric metric);             // "median_us", "gbps", "gflops"
-bool better(Metric metric, double a, double b);       // less time, more throughput
 
 struct CompareRequest {
   CompareBy by = CompareBy::gpu;

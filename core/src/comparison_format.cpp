@@ -12,15 +12,6 @@ namespace {
 
 const char* kMissing = "—";
 
-const char* unit(Metric metric) {
-  switch (metric) {
-    case Metric::time: return "median time (us)";
-    case Metric::gbps: return "bandwidth (GB/s)";
-    case Metric::gflops: return "throughput (GFLOP/s)";
-  }
-  return "";
-}
-
 const char* dimension(CompareBy by) {
   switch (by) {
     case CompareBy::gpu: return "GPU model";
@@ -121,7 +112,7 @@ std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
                                   : std::string("the baseline ") + dimension(comparison.by);
-  std::string text = std::string("Each cell: the ") + unit(comparison.metric) +
+  std::string text = std::string("Each cell: the ") + metric_unit(comparison.metric) +
                      " of the case's latest row, and in parentheses the speed-up vs " + against +
                      " (> 1 = better; ~ = inside the measured noise). " + kMissing +
                      " = no row; a status = the case did not pass.";
@@ -168,7 +159,7 @@ std::string comparison_csv(const Comparison& comparison) {
   for (const auto& table : tables) {
     columns.insert(columns.end(), table.columns.begin(), table.columns.end());
   }
-  const std::string metric = metric_column(comparison.metric);
+  const std::string metric = metric_name(comparison.metric);
   std::vector<std::string> header = {"row"};
   header.insert(header.end(), key_columns.begin(), key_columns.end());
   for (const auto& column : columns) {

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include "case_bound.hpp"
 #include "comparison.hpp"
 #include "comparison_format.hpp"
 #include "family_report.hpp"
@@ -310,9 +311,9 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
   std::map<std::string, std::vector<ResultRow>> families;
   for (const auto& row : rows) families[row.get("family")].push_back(row);
   for (auto it = families.begin(); it != families.end();) {
-    const char* column = metric_column(view_of(it->first).metric);
+    const Metric metric = view_of(it->first).metric;
     const bool measured = std::any_of(it->second.begin(), it->second.end(), [&](const ResultRow& r) {
-      return r.get("status") == "ok" && cell_number(r.get(column)).value_or(0) > 0;
+      return r.get("status") == "ok" && metric_value(r, metric);
     });
     it = measured ? std::next(it) : families.erase(it);
   }

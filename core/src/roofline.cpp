@@ -1,8 +1,8 @@
 #include "roofline.hpp"
 
+#include "case_bound.hpp"
 #include "comparison.hpp"
 #include "result_selection.hpp"
-#include "scaling.hpp"
 
 #include <algorithm>
 #include <map>

@@ -57,15 +57,6 @@ bool PluginScaling::as_predicted() const {
   return efficiency && std::abs(*efficiency - 1) <= kScalingTolerance;
 }
 
-std::string case_bound(const ResultRow& row) {
-  const std::string& peak = row.get("peak");
-  const double bytes = cell_number(row.get("bytes")).value_or(0);
-  const double flops = cell_number(row.get("flops")).value_or(0);
-  if (peak != "copy" && !(bytes > 0 && bytes >= flops)) return peak;
-  const double l2 = cell_number(row.get("l2_bytes")).value_or(0);
-  return row.get("cache") == "hot" && bytes <= l2 ? "L2" : "memory";
-}
-
 std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
                                            const std::vector<GpuModel>& models) {
   if (models.size() < 2) return {};
@@ -97,8 +88,7 @@ std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
       }
       // A case whose bytes fit in the larger L2 of the two is L2-bound on that one.
       c.bound = case_bound(other_source) == "L2" ? "L2" : case_bound(source);
-      const bool memory = c.bound == "memory" || c.bound == "L2";
-      c.work = cell_number(source.get(memory ? "bytes" : "flops")).value_or(0);
+      c.work = cell_number(source.get(moves_bytes(c.bound) ? "bytes" : "flops")).value_or(0);
       c.measured = *cell.speedup;
       c.within_noise = cell.within_noise;
       if (c.bound == "memory") {

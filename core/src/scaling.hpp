@@ -6,6 +6,7 @@
 // overhead, a bottleneck the newer part did not widen) shows here as an efficiency below 1.
 #pragma once
 
+#include "case_bound.hpp"
 #include "gpu_model.hpp"
 #include "result_schema.hpp"
 
@@ -21,7 +22,8 @@ inline constexpr double kScalingTolerance = 0.05;
 
 struct CaseScaling {
   std::string plugin, dtype, op, shape, block, cache;
-  std::string bound;                  // case_bound on either model
+  std::string bound;                  // case_bound on either model; "L2": no prediction, as no
+                                      // L2 bandwidth is measured
   double work = 0;                    // bytes (memory-bound) or flops of one launch
   double measured = 0;                // time on the baseline / time on the other model
   bool within_noise = false;          // measured is 1 within the two cells' noise
@@ -52,11 +54,5 @@ struct ModelScaling {
 // One entry per model after the first of `models` (gpu_models' order); none with one model.
 std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
                                            const std::vector<GpuModel>& models);
-
-// The bound of a case, from its row: "memory" where `peak` is `copy` or it moves at least as many
-// bytes as it does flops — "L2" instead where its bytes fit in the L2 and the cache was hot, so
-// that samples after the first read them from L2, not from DRAM — else the `peak` precision;
-// empty when neither says. An L2-bound case has no prediction: no L2 bandwidth is measured.
-std::string case_bound(const ResultRow& row);
 
 }  // namespace kb

@@ -121,6 +121,25 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
   EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
 }
 
+TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJoule) {
+  const bool energy_columns = std::any_of(kResultColumns.begin(), kResultColumns.end(),
+                                          [](const char* c) { return std::string(c) == "energy_j"; });
+  if (!energy_columns) GTEST_SKIP() << "this build's results schema has no energy_j column yet";
+  ResultRow h100 = make_row(on("NVIDIA H100", "GPU-1")), h200 = make_row(on("NVIDIA H200", "GPU-2"));
+  for (ResultRow* row : {&h100, &h200}) {
+    row->set("peak", "copy");
+    row->set("bytes", "2000000000");  // 2 GB per launch, past any L2
+  }
+  h100.set("energy_j", "0.5");
+  h200.set("energy_j", "0.4");
+  const auto energy = compare({h100, h200}, {CompareBy::gpu, Metric::energy, ""});
+  EXPECT_DOUBLE_EQ(energy.tables[0].rows[0].cells[1].value, 0.4);
+  EXPECT_DOUBLE_EQ(*energy.tables[0].rows[0].cells[1].speedup, 1.25);  // less energy: better
+  const auto efficiency = compare({h100, h200}, {CompareBy::gpu, Metric::efficiency, ""});
+  EXPECT_DOUBLE_EQ(efficiency.tables[0].rows[0].cells[0].value, 4.0);  // 2 GB / 0.5 J
+  EXPECT_DOUBLE_EQ(*efficiency.tables[0].rows[0].cells[1].speedup, 1.25);
+}
+
 TEST(Compare, ByDeviceTellsCardsSharingANameApartByUuid) {
   const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
                                    make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
@@ -301,10 +320,30 @@ TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
       << csv_run.output;
 }
 
+TEST(CompareOutput, EnergyIsAbsentFromFilesWithoutTheEnergyColumns) {
+  namespace fs = boost::filesystem;
+  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
+  const std::string csv = (folder / "results.csv").string();
+  {
+    ResultsStore store(csv);
+    store.append(make_row(on("NVIDIA H100", "GPU-1")));
+    store.append(make_row(on("NVIDIA H200", "GPU-2")));
+  }
+  const auto energy = kbtest::kbench({"compare", csv, "--by", "gpu", "--metric", "energy"});
+  const auto efficiency = kbtest::kbench({"compare", csv, "--by", "gpu", "--metric", "efficiency"});
+  fs::remove_all(folder);
+  EXPECT_EQ(energy.exit_code, 2);
+  EXPECT_EQ(energy.output, "kbench: error: no ok row reports energy_j\n");
+  EXPECT_EQ(efficiency.output, "kbench: error: no ok row reports efficiency\n");
+}
+
 TEST(CompareOutput, BadInputIsOneLine) {
   const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
+  const auto metric = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu", "--metric", "watts"});
+  EXPECT_EQ(metric.output, "kbench: error: unknown --metric 'watts' (time, gbps, gflops, energy or "
+                           "efficiency)\n");
   const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
   EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, device, run or plugin)\n");
 }

@@ -2,6 +2,7 @@
 // acceptance numbers of issue 15 on the committed H100 and H200 results.
 #include "support/case_rows.hpp"
 
+#include "case_bound.hpp"
 #include "gpu_model.hpp"
 #include "result_selection.hpp"
 #include "roofline.hpp"
