@@ -46,13 +46,6 @@ bool case_order(const Case& a, const Case& b) {
   return a.model_rank < b.model_rank;
 }
 
-const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label) {
-  for (const auto& model : models) {
-    if (model.label == label) return &model;
-  }
-  return nullptr;
-}
-
 // The leading cells of a case's line in a headline table.
 struct CaseColumns {
   bool op, cache;
@@ -72,12 +65,6 @@ struct CaseColumns {
   }
 };
 
-MarkdownTable table_with(std::vector<std::string> header, std::size_t left) {
-  std::vector<Align> alignment(header.size(), Align::right);
-  std::fill(alignment.begin(), alignment.begin() + left, Align::left);
-  return MarkdownTable(std::move(header), std::move(alignment));
-}
-
 // Throughput families: the best plugin other than the reference, and how close it comes.
 std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& table,
                               const FamilyView& view, const CaseColumns& columns,
@@ -88,7 +75,7 @@ std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& 
   const std::size_t left = header.size() + 2;
   header.insert(header.end(), {"best plugin", "block", view.unit,
                                 std::string("of ") + view.reference_role});
-  MarkdownTable out = table_with(header, left);
+  MarkdownTable out(header, left);
   for (const Case& c : cases) {
     std::optional<std::size_t> best;
     for (std::size_t p = 0; p < table.columns.size(); ++p) {

@@ -109,4 +109,11 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
   return ordered;
 }
 
+const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label) {
+  for (const auto& model : models) {
+    if (model.label == label) return &model;
+  }
+  return nullptr;
+}
+
 }  // namespace kb

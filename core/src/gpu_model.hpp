@@ -52,4 +52,7 @@ struct GpuModel {
 // natural order (the H100 before the H200). The first is the baseline of the expected scaling.
 std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows);
 
+// The model of that label among `models`; nullptr when none has it (a host's label).
+const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label);
+
 }  // namespace kb

@@ -28,12 +28,6 @@ using Align = MarkdownTable::Align;
 
 const char* kMissing = "—";
 
-MarkdownTable table_with(std::vector<std::string> header, std::size_t left) {
-  std::vector<Align> alignment(header.size(), Align::right);
-  std::fill(alignment.begin(), alignment.begin() + left, Align::left);
-  return MarkdownTable(std::move(header), std::move(alignment));
-}
-
 std::string optional_measure(const std::optional<double>& value) {
   return value ? format_measure(*value) : kMissing;
 }
@@ -43,7 +37,7 @@ std::string case_text(const std::string& dtype, const std::string& op, const std
 }
 
 std::string models_table(const std::vector<GpuModel>& models) {
-  MarkdownTable table = table_with({"GPU model", "compute capability", "SMs", "cards",
+  MarkdownTable table({"GPU model", "compute capability", "SMs", "cards",
                                     "SM clock (MHz)", "FP32 peak (GFLOP/s)", "theoretical GB/s",
                                     "measured copy GB/s", "runs", "rows"},
                                    2);
@@ -63,7 +57,7 @@ std::string models_table(const std::vector<GpuModel>& models) {
 }
 
 std::string cards_table(const std::vector<GpuModel>& models) {
-  MarkdownTable table = table_with({"GPU model", "UUID", "measured copy GB/s", "runs", "rows"}, 2);
+  MarkdownTable table({"GPU model", "UUID", "measured copy GB/s", "runs", "rows"}, 2);
   for (const auto& m : models) {
     for (const auto& card : m.cards) {
       table.add_row({m.label, card.uuid, optional_measure(card.copy_gbps),
@@ -73,18 +67,11 @@ std::string cards_table(const std::vector<GpuModel>& models) {
   return table.str();
 }
 
-const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label) {
-  for (const auto& model : models) {
-    if (model.label == label) return &model;
-  }
-  return nullptr;
-}
-
 // Per family and GPU model, the plugin case nearest its roof: the measured copy bandwidth for a
 // memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one.
 std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>& families,
                             const std::vector<GpuModel>& models, bool& above_roof) {
-  MarkdownTable table = table_with({"family", "GPU model", "best plugin", "case", "block", "value",
+  MarkdownTable table({"family", "GPU model", "best plugin", "case", "block", "value",
                                     "of roof"},
                                    5);
   for (const auto& [family, rows] : families) {
@@ -185,7 +172,7 @@ std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuMo
 }
 
 std::string scaling_cases_table(const ModelScaling& scaling) {
-  MarkdownTable table = table_with({"plugin", "case", "block", "bound", "measured", "predicted",
+  MarkdownTable table({"plugin", "case", "block", "bound", "measured", "predicted",
                                     "efficiency"},
                                    4);
   for (const auto& c : scaling.cases) {
@@ -279,7 +266,7 @@ std::string roofline_section(const Roofline& roofline, const std::string& dir,
   for (auto& [key, set] : marks) plot.marks.push_back(std::move(set));
   scripts.push_back(write_plot(plot, dir));
 
-  MarkdownTable table = table_with({"GPU model", "plugin", "case", "block", "bound", "FLOP/byte",
+  MarkdownTable table({"GPU model", "plugin", "case", "block", "bound", "FLOP/byte",
                                     "GFLOP/s", "roof", "of roof"},
                                    5);
   for (const auto& p : roofline.points) {

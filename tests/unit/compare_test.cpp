@@ -239,23 +239,33 @@ TEST(Compare, NaturalOrderSortsNumbersByValue) {
   EXPECT_FALSE(natural_less("8192x8192", "8192x4096"));
 }
 
+// The cases' rows written through the results store into a fresh folder, removed with it.
+class ResultsFile {
+ public:
+  explicit ResultsFile(const std::vector<Case>& cases)
+      : folder_(boost::filesystem::temp_directory_path() /
+                boost::filesystem::unique_path("kbench-compare-%%%%-%%%%")),
+        path_((folder_ / "results.csv").string()) {
+    ResultsStore store(path_);
+    for (const auto& c : cases) store.append(make_row(c));
+  }
+  ~ResultsFile() { boost::filesystem::remove_all(folder_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  boost::filesystem::path folder_;
+  std::string path_;
+};
+
 // The output test: a CSV written through the results store, `kbench compare` run on it, and its
 // markdown locked line for line.
 TEST(CompareOutput, MarkdownByGpu) {
-  namespace fs = boost::filesystem;
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
-  const std::string csv = (folder / "results.csv").string();
-  {
-    ResultsStore store(csv);
-    const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-    store.append(make_row(with(h100, "1024", "100")));
-    store.append(make_row(with(h200, "1024", "60")));
-    store.append(make_row(with(h100, "2048", "400")));
-    store.append(make_row(with(h200, "2048", "398")));  // 0.5% apart: inside 1% of noise
-    store.append(make_row(with(h100, "4096", "1600")));
-  }
-  const auto run = kbtest::kbench({"compare", csv, "--by", "gpu"});
-  fs::remove_all(folder);
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  const ResultsFile csv({with(h100, "1024", "100"), with(h200, "1024", "60"),
+                         with(h100, "2048", "400"),
+                         with(h200, "2048", "398"),  // 0.5% apart: inside 1% of noise
+                         with(h100, "4096", "1600")});
+  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output,
             "Each cell: the median time (us) of the case's latest row, and in parentheses the "
@@ -278,18 +288,11 @@ TEST(CompareOutput, MarkdownByGpu) {
 }
 
 TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
-  namespace fs = boost::filesystem;
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
-  const std::string csv = (folder / "results.csv").string();
-  {
-    ResultsStore store(csv);
-    store.append(make_row(on("NVIDIA H100", "GPU-1", with({}, "1024", "100"))));
-    store.append(make_row(on("NVIDIA H100", "GPU-2", with({}, "1024", "102"))));
-    store.append(make_row(on("NVIDIA H200", "GPU-3", with({}, "1024", "70"))));
-  }
-  const auto run = kbtest::kbench({"compare", csv, "--by", "gpu"});
-  const auto csv_run = kbtest::kbench({"compare", csv, "--by", "gpu", "--format", "csv"});
-  fs::remove_all(folder);
+  const ResultsFile csv({on("NVIDIA H100", "GPU-1", with({}, "1024", "100")),
+                         on("NVIDIA H100", "GPU-2", with({}, "1024", "102")),
+                         on("NVIDIA H200", "GPU-3", with({}, "1024", "70"))});
+  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
+  const auto csv_run = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--format", "csv"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output,
             "Each cell: the median time (us) of the case's latest row, and in parentheses the "
@@ -321,17 +324,10 @@ TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
 }
 
 TEST(CompareOutput, EnergyIsAbsentFromFilesWithoutTheEnergyColumns) {
-  namespace fs = boost::filesystem;
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
-  const std::string csv = (folder / "results.csv").string();
-  {
-    ResultsStore store(csv);
-    store.append(make_row(on("NVIDIA H100", "GPU-1")));
-    store.append(make_row(on("NVIDIA H200", "GPU-2")));
-  }
-  const auto energy = kbtest::kbench({"compare", csv, "--by", "gpu", "--metric", "energy"});
-  const auto efficiency = kbtest::kbench({"compare", csv, "--by", "gpu", "--metric", "efficiency"});
-  fs::remove_all(folder);
+  const ResultsFile csv({on("NVIDIA H100", "GPU-1"), on("NVIDIA H200", "GPU-2")});
+  const auto energy = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "energy"});
+  const auto efficiency =
+      kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "efficiency"});
   EXPECT_EQ(energy.exit_code, 2);
   EXPECT_EQ(energy.output, "kbench: error: no ok row reports energy_j\n");
   EXPECT_EQ(efficiency.output, "kbench: error: no ok row reports efficiency\n");
