@@ -2,7 +2,9 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+# `fair`: the default sweep and how each row was timed, lazily vs eagerly loaded modules, a plugin
+# from plugin.h alone in two runs (scripts/timing-check.py prints the figures).
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -43,6 +45,30 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
   done
   rm -f "$out/table.md"
+fi
+
+if [ "$mode" = fair ] || [ "$mode" = all ]; then
+  echo "== the default sweep (kbench run, no options): how each row was timed"
+  "$kbench" run --output "$out/default.csv" --run-id default "$@" >"$out/default.md" 2>"$out/default.log"
+  echo "exit $?; $(grep -E "cases:" "$out/default.md")"
+  python3 scripts/timing-check.py sweep "$out/default.csv" | tee "$out/fair.md"
+  echo "== lazily and eagerly loaded modules; a plugin from plugin.h alone in two separate runs"
+  header_only=(--plugins build-device/tests/plugins/header_only --plugin header_only/none
+               --sizes 2^20,2^24,2^26)
+  for run in LAZY-1 LAZY-2 EAGER-1; do
+    CUDA_MODULE_LOADING=${run%-*} "$kbench" run --plugin transpose/cublas --plugin transpose/fast \
+      --plugin transpose/copy --sizes 2048,8192 --dtypes float32 --output "$out/fair.csv" \
+      --run-id "vendor-$run" "$@" >/dev/null 2>&1
+    CUDA_MODULE_LOADING=${run%-*} "$kbench" run "${header_only[@]}" --dtypes float32 \
+      --output "$out/fair.csv" --run-id "header-only-$run" "$@" >/dev/null 2>&1
+  done
+  for pair in "vendor-LAZY-1 vendor-EAGER-1" "header-only-LAZY-1 header-only-EAGER-1" \
+              "header-only-LAZY-1 header-only-LAZY-2"; do
+    # shellcheck disable=SC2086
+    python3 scripts/timing-check.py pair "$out/fair.csv" $pair | tee -a "$out/fair.md"
+  done
+  "$kbench" run --plugins build-device/tests/plugins/header_only --family header_only \
+    --sizes 2^26 --dtypes float32 --output "$out/fair.csv" --run-id faults 2>&1 | grep "^| header_only"
 fi
 
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then
@@ -105,4 +131,18 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
     echo "$run_id: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s, $rows rows" |
       tee -a "$out/multi.md"
   done
+fi
+
+if [ "$mode" = prime ]; then
+  echo "== EXPERIMENT: held median vs batch_us, with and without an SM-waking kernel before the start event"
+  for prime in 0 1; do
+    KBENCH_HOLD_PRIME=$prime "$kbench" run --plugins build-device/tests/plugins/header_only \
+      --plugin header_only/none --sizes 2^18,2^20,2^22,2^24 --dtypes float32 \
+      --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
+    KBENCH_HOLD_PRIME=$prime "$kbench" run \
+      --case "transpose/copy float32 2048" --case "transpose/fast float32 2048" \
+      --case "reduce/fast float32 2^20 - sum" --case "matmul/tensor_wgmma float32 1024" \
+      --case "hello/record none 5 2x2" --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
+  done
+  python3 scripts/timing-check.py pair "$out/prime.csv" prime-0 prime-1
 fi

@@ -23,6 +23,7 @@ class BlockingKernel {
  private:
   volatile int* release_flag_ = nullptr;
   volatile int* timeout_flag_ = nullptr;
+  int prime_blocks_ = 0;
 };
 
 }  // namespace kb

@@ -42,11 +42,25 @@ class CaseRunner {
 
  private:
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
+  // Whether samples are taken with the stream held by the blocking kernel (latency hidden).
+  bool holds_stream() const {
+    return cuda() && options_.hide_launch_latency && !options_.profile &&
+           !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
+  }
   Record run_unguarded(const CaseRequest& request);
-  kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message,
-                         double& microseconds);
+  // One sample. With `hold`, the stream is held by the blocking kernel while the launch is
+  // enqueued; `hold_timed_out` then says the launch waited for the device (the sample is void).
+  kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message, bool hold,
+                         double& microseconds, bool& hold_timed_out);
+  struct BatchTiming {
+    double launch_us = 0;   // per launch, back to back
+    double enqueue_us = 0;  // host time to enqueue one launch
+  };
   kb_status batch_launch(void* state, kb_launch_config& config, kb_message& message,
-                         double expected_us, double& microseconds);
+                         double expected_us, BatchTiming& timing);
+  kb_status synchronised_host_time(void* state, kb_launch_config& config, kb_message& message,
+                                   double expected_us, double& microseconds);
+  long long captured_operations(void* state, kb_launch_config& config);
   kb_status synchronize(kb_message& message);
 
   const KernelPlugin& plugin_;
@@ -58,7 +72,6 @@ class CaseRunner {
   void* flush_buffer_ = nullptr;
   std::size_t flush_size_ = 0;
   unsigned char flush_value_ = 0;
-  bool latency_hidden_ = false;
 };
 
 // Device-to-device copy bandwidth, counting bytes read plus bytes written, in GB/s.

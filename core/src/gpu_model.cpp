@@ -6,10 +6,26 @@
 #include "statistics.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
 namespace kb {
+namespace {
+
+struct ComputeCapability {
+  int major = 0, minor = 0;
+};
+
+// "9.0" -> {9, 0}; nothing for an empty or malformed cell.
+std::optional<ComputeCapability> parse_compute_capability(const std::string& text) {
+  ComputeCapability cc;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%d.%d%c", &cc.major, &cc.minor, &rest) != 2) return std::nullopt;
+  return cc;
+}
+
+}  // namespace
 std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
   const char* distinction = grouping == GpuGrouping::model ? "compute_capability" : "gpu_uuid";
@@ -41,7 +57,9 @@ std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows, GpuGroup
 std::optional<double> GpuModel::peak_gflops(const std::string& precision) const {
   const auto cc = parse_compute_capability(compute_capability);
   if (!cc || !clock_mhz) return std::nullopt;
-  return kb::peak_gflops(precision, *cc, sm_count, *clock_mhz);
+  const double peak = peak_rates(cc->major, cc->minor, sm_count, *clock_mhz).of(parse_math(precision));
+  if (!(peak > 0)) return std::nullopt;
+  return peak;
 }
 
 std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
@@ -92,8 +110,10 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
     if (!clocks[label].empty()) {
       model.clock_mhz = summarize(clocks[label]).median;
     } else if (const auto cc = parse_compute_capability(model.compute_capability)) {
-      model.clock_mhz = nominal_clock_mhz(*cc);
-      model.nominal_clock = model.clock_mhz.has_value();
+      if (const double nominal = nominal_sm_clock_mhz(cc->major, cc->minor); nominal > 0) {
+        model.clock_mhz = nominal;
+        model.nominal_clock = true;
+      }
     }
   }
   std::vector<GpuModel> ordered;

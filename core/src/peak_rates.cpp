@@ -1,69 +1,74 @@
 #include "peak_rates.hpp"
 
-#include <cstdio>
-
 namespace kb {
 namespace {
 
-// FLOP per clock per SM; 0 = not known. SIMT rates: CUDA C++ Programming Guide, "Arithmetic
-// Instructions" (FMA results per clock per SM, x 2). Dense tensor-core rates: the V100, A100 and
-// H100 white papers' peak TFLOP/s over SMs x boost clock (e.g. H100 SXM5: 989.4 TFLOP/s FP16 =
-// 132 SMs x 4096 x 1.83 GHz). Consumer parts (8.6, 8.9) halve some tensor rates by SKU: left out.
-struct Rates {
-  int major, minor;
-  double fp32, fp64, tf32, bf16, fp16;
-  double boost_mhz;  // the data-center part's boost clock; 0 = none
+// Dense operations per SM per clock (an FMA counts 2).
+struct PerSm {
+  int fp32, fp64, tf32, fp16;  // bf16 runs at the fp16 rate on every architecture listed
 };
 
-constexpr Rates kRates[] = {
-    {7, 0, 128, 64, 0, 0, 1024, 1530},        // V100
-    {8, 0, 128, 64, 1024, 2048, 2048, 1410},  // A100
-    {8, 6, 256, 4, 0, 0, 0, 0},               // GA10x
-    {8, 9, 256, 4, 0, 0, 0, 0},               // AD10x
-    {9, 0, 256, 128, 2048, 4096, 4096, 1980}, // H100, H200
-    {10, 0, 256, 128, 0, 0, 0, 0},            // B200
-};
-
-const Rates* rates_of(ComputeCapability cc) {
-  for (const auto& r : kRates) {
-    if (r.major == cc.major && r.minor == cc.minor) return &r;
-  }
-  return nullptr;
+PerSm per_sm(int major, int minor) {
+  if (major == 7 && minor == 0) return {128, 64, 0, 1024};     // V100
+  if (major == 7 && minor == 5) return {128, 4, 0, 1024};      // Turing
+  if (major == 8 && minor == 0) return {128, 64, 1024, 2048};  // A100
+  if (major == 8) return {256, 4, 512, 1024};                  // GA10x, AD10x
+  if (major == 9 && minor == 0) return {256, 128, 2048, 4096}; // H100, H200
+  if (major == 10 && minor == 0) return {256, 128, 4096, 8192};  // B200
+  return {0, 0, 0, 0};
 }
 
 }  // namespace
 
-std::optional<ComputeCapability> parse_compute_capability(const std::string& text) {
-  ComputeCapability cc;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d.%d%c", &cc.major, &cc.minor, &rest) != 2) return std::nullopt;
-  return cc;
+const char* math_name(Math math) {
+  switch (math) {
+    case Math::fp32: return "fp32";
+    case Math::fp64: return "fp64";
+    case Math::tf32: return "tf32";
+    case Math::bf16: return "bf16";
+    case Math::fp16: return "fp16";
+    case Math::unknown: break;
+  }
+  return "";
 }
 
-std::optional<double> flops_per_clock_per_sm(const std::string& precision, ComputeCapability cc) {
-  const Rates* r = rates_of(cc);
-  if (!r) return std::nullopt;
-  const double rate = precision == "fp32"   ? r->fp32
-                      : precision == "fp64" ? r->fp64
-                      : precision == "tf32" ? r->tf32
-                      : precision == "bf16" ? r->bf16
-                      : precision == "fp16" ? r->fp16
-                                            : 0;
-  if (rate == 0) return std::nullopt;
-  return rate;
+Math parse_math(const std::string& name) {
+  for (Math m : {Math::fp32, Math::fp64, Math::tf32, Math::bf16, Math::fp16}) {
+    if (name == math_name(m)) return m;
+  }
+  return Math::unknown;
 }
 
-std::optional<double> peak_gflops(const std::string& precision, ComputeCapability cc, int sm_count,
-                                  double clock_mhz) {
-  const auto rate = flops_per_clock_per_sm(precision, cc);
-  if (!rate || sm_count <= 0 || !(clock_mhz > 0)) return std::nullopt;
-  return sm_count * *rate * clock_mhz / 1e3;
+double PeakRates::of(Math math) const {
+  switch (math) {
+    case Math::fp32: return fp32;
+    case Math::fp64: return fp64;
+    case Math::tf32: return tf32;
+    case Math::bf16: return bf16;
+    case Math::fp16: return fp16;
+    case Math::unknown: break;
+  }
+  return 0;
 }
 
-std::optional<double> nominal_clock_mhz(ComputeCapability cc) {
-  const Rates* r = rates_of(cc);
-  if (!r || r->boost_mhz == 0) return std::nullopt;
-  return r->boost_mhz;
+PeakRates peak_rates(int cc_major, int cc_minor, int sm_count, double sm_clock_mhz) {
+  const PerSm rate = per_sm(cc_major, cc_minor);
+  const double giga_clocks = sm_count * sm_clock_mhz / 1e3;  // SM-clocks per ns
+  PeakRates peaks;
+  peaks.fp32 = rate.fp32 * giga_clocks;
+  peaks.fp64 = rate.fp64 * giga_clocks;
+  peaks.tf32 = rate.tf32 * giga_clocks;
+  peaks.fp16 = rate.fp16 * giga_clocks;
+  peaks.bf16 = rate.fp16 * giga_clocks;
+  peaks.load_store_gbps = 128 * giga_clocks;
+  return peaks;
+}
+
+double nominal_sm_clock_mhz(int cc_major, int cc_minor) {
+  if (cc_major == 7 && cc_minor == 0) return 1530;  // V100 SXM2
+  if (cc_major == 8 && cc_minor == 0) return 1410;  // A100
+  if (cc_major == 9 && cc_minor == 0) return 1980;  // H100 SXM, H200
+  return 0;
 }
 
 }  // namespace kb

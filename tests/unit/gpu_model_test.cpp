@@ -36,6 +36,8 @@ TEST(GpuModel, CardsOfOneModelPoolTheirLatestCopyBandwidth) {
   EXPECT_DOUBLE_EQ(h200.copy_max, 4140);
   EXPECT_EQ(h200.rows, 4u);
   EXPECT_NEAR(*h200.peak_gflops("fp32"), 66908, 1);
+  EXPECT_NEAR(*h200.peak_gflops("bf16"), 1070530, 1);
+  EXPECT_FALSE(h200.peak_gflops("copy"));
 }
 
 TEST(GpuModel, AModelIsANameAndAComputeCapability) {
