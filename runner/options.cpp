@@ -31,7 +31,10 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
       ("cold", po::bool_switch(&timing.cold),
        "flush the L2 cache before every sample (outside the timed region)")
       ("profile", po::bool_switch(&timing.profile),
-       "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)");
+       "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)")
+      ("energy-window", po::value(&timing.energy_window_seconds)->default_value(0),
+       "seconds of back-to-back launches over which each case's board energy is read through "
+       "NVML (J per launch, W); 0: no energy (the counter moves every 100 ms: use 1 or more)");
   return d;
 }
 
@@ -138,6 +141,9 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   o.timing.hide_launch_latency = !latency_off;
   o.timing.keep_samples = !o.samples_out.empty();
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
+  if (!(o.timing.energy_window_seconds >= 0 && o.timing.energy_window_seconds <= 60)) {
+    throw InputError("--energy-window must be from 0 to 60 seconds");
+  }
   if (o.timing.rule.max_seconds <= 0 || o.timing.rule.max_noise <= 0 ||
       o.case_timeout_seconds <= 0) {
     throw InputError("--max-time, --max-noise and --case-timeout must be positive");

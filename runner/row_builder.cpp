@@ -87,9 +87,9 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("status", field(result, "status"));
   row.set("message", field(result, "message"));
   for (const char* key : {"samples", "median_us", "min_us", "mean_us", "stddev_us", "noise",
-                          "settled", "timing", "batch_us", "host_us", "max_rel_error", "tolerance",
-                          "bytes", "flops", "metrics", "sm_clock_mhz", "temperature_c",
-                          "throttle"}) {
+                          "settled", "timing", "sample_launches", "batch_us", "host_us",
+                          "max_rel_error", "tolerance", "bytes", "flops", "metrics",
+                          "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w"}) {
     row.set(key, field(result, key));
   }
 
@@ -101,6 +101,10 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   const double gflops = flops / seconds / 1e9;
   if (bytes > 0) row.set("gbps", fixed(gbps, 2));
   if (flops > 0) row.set("gflops", fixed(gflops, 2));
+  if (const double joules = number_of(result, "energy_j"); joules > 0) {
+    if (bytes > 0) row.set("gb_per_j", fixed(bytes / 1e9 / joules, 3));
+    if (flops > 0) row.set("gflop_per_j", fixed(flops / 1e9 / joules, 3));
+  }
   if (device == nullptr) return row;
 
   const Math declared = declared_math(api.flags, c.request.dtype);

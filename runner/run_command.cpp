@@ -157,7 +157,8 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
       "--copy-gbps", std::to_string(copy_gbps_[c.request.device]),
       "--min-samples", std::to_string(rule.min_samples), "--min-time",
       std::to_string(rule.min_seconds), "--max-time", std::to_string(rule.max_seconds),
-      "--max-noise", std::to_string(rule.max_noise)};
+      "--max-noise", std::to_string(rule.max_noise),
+      "--energy-window", std::to_string(options_.timing.energy_window_seconds)};
   if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");

@@ -4,7 +4,8 @@
 #
 #   scripts/gpu-check.sh [tests|sweep|fair|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, lazily vs eagerly loaded modules, a plugin
-# from plugin.h alone in two runs (scripts/timing-check.py prints the figures).
+# from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
+# energy windows of matmul/cublas 4096^3 beside the board's power limit.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -39,7 +40,7 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
   for preset in presets/gpu-check-*.ini; do
     "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
-      "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
+      --energy-window 1 "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
     echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
     grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
@@ -69,6 +70,18 @@ if [ "$mode" = fair ] || [ "$mode" = all ]; then
   done
   "$kbench" run --plugins build-device/tests/plugins/header_only --family header_only \
     --sizes 2^26 --dtypes float32 --output "$out/fair.csv" --run-id faults 2>&1 | grep "^| header_only"
+fi
+
+if [ "$mode" = energy ] || [ "$mode" = all ]; then
+  echo "== board energy: matmul/cublas 4096^3 five times, each with a 1 s window"
+  nvidia-smi --query-gpu=power.draw,power.limit,enforced.power.limit --format=csv
+  for i in 1 2 3 4 5; do
+    "$kbench" run --plugin matmul/cublas --sizes 4096 --dtypes float32 --energy-window 1 \
+      --output "$out/energy.csv" --run-id "energy-$i" "$@" >/dev/null 2>&1
+  done
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "%s: %s us, %s W, %s J per launch, %s GFLOP/J (%s)\n", $c["run_id"], $c["median_us"],
+      $c["power_w"], $c["energy_j"], $c["gflop_per_j"], $c["message"] }' "$out/energy.csv"
 fi
 
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then
@@ -133,16 +146,3 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
   done
 fi
 
-if [ "$mode" = prime ]; then
-  echo "== EXPERIMENT: held median vs batch_us, with and without an SM-waking kernel before the start event"
-  for prime in 0 1; do
-    KBENCH_HOLD_PRIME=$prime "$kbench" run --plugins build-device/tests/plugins/header_only \
-      --plugin header_only/none --sizes 2^18,2^20,2^22,2^24 --dtypes float32 \
-      --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
-    KBENCH_HOLD_PRIME=$prime "$kbench" run \
-      --case "transpose/copy float32 2048" --case "transpose/fast float32 2048" \
-      --case "reduce/fast float32 2^20 - sum" --case "matmul/tensor_wgmma float32 1024" \
-      --case "hello/record none 5 2x2" --output "$out/prime.csv" --run-id "prime-$prime" >/dev/null 2>&1
-  done
-  python3 scripts/timing-check.py pair "$out/prime.csv" prime-0 prime-1
-fi

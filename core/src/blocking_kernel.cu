@@ -2,8 +2,6 @@
 
 #include <kbench/support/error.hpp>
 
-#include <cstdlib>
-
 namespace kb {
 namespace {
 
@@ -23,18 +21,9 @@ __global__ void spin_until_released(volatile int* release, volatile int* timed_o
   }
 }
 
-__global__ void wake_every_sm() {}
-
 }  // namespace
 
 BlockingKernel::BlockingKernel() {
-  // EXPERIMENT (A/B on the device, to be decided): an empty kernel over every SM between the
-  // spin and the timed launch.
-  if (const char* prime = std::getenv("KBENCH_HOLD_PRIME"); prime != nullptr && prime[0] == '1') {
-    int device = 0;
-    KB_CUDA_CHECK(cudaGetDevice(&device));
-    KB_CUDA_CHECK(cudaDeviceGetAttribute(&prime_blocks_, cudaDevAttrMultiProcessorCount, device));
-  }
   void* flags = nullptr;
   KB_CUDA_CHECK(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
   release_flag_ = static_cast<volatile int*>(flags);
@@ -52,7 +41,6 @@ void BlockingKernel::block(cudaStream_t stream) {
   KB_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&timed_out),
                                          const_cast<int*>(timeout_flag_), 0));
   spin_until_released<<<1, 1, 0, stream>>>(release, timed_out);
-  if (prime_blocks_ > 0) wake_every_sm<<<prime_blocks_, 32, 0, stream>>>();
   KB_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -23,7 +23,6 @@ class BlockingKernel {
  private:
   volatile int* release_flag_ = nullptr;
   volatile int* timeout_flag_ = nullptr;
-  int prime_blocks_ = 0;
 };
 
 }  // namespace kb

@@ -48,6 +48,13 @@ bool cuda_context_lost() {
 // timed without it: once can be a scheduling hiccup of the host, twice is the launch itself.
 constexpr int kVoidSamplesBeforeUnheld = 2;
 
+// nvbench's default throttle threshold: a clock under 75% of the maximum.
+constexpr double kThrottledClock = 0.75;
+constexpr double kClockReadSeconds = 0.01;
+
+constexpr double kSampleTargetUs = 200;
+constexpr int kMaxLaunchesPerSample = 256;
+
 // verify said KB_OK, but its own figures say otherwise: passed = 0, a NaN error, or an error over
 // the tolerance it names. Empty when they agree.
 std::string verification_contradiction(kb_status status, const kb_verification& check) {
@@ -117,7 +124,8 @@ kb_status CaseRunner::synchronize(kb_message& message) {
 }
 
 kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_message& message,
-                                   bool hold, double& microseconds, bool& hold_timed_out) {
+                                   bool hold, int launches, double& microseconds,
+                                   bool& hold_timed_out) {
   hold_timed_out = false;
   if (!cuda()) {
     const auto start = Clock::now();
@@ -131,7 +139,10 @@ kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_mes
   }
   if (hold) blocker_->block(stream_);
   cudaEventRecord(start_, stream_);
-  const kb_status status = plugin_.launch(state, stream_, &config, &message);
+  kb_status status = KB_OK;
+  for (int i = 0; i < launches && status == KB_OK; ++i) {
+    status = plugin_.launch(state, stream_, &config, &message);
+  }
   cudaEventRecord(stop_, stream_);
   if (hold) blocker_->release();
   if (status != KB_OK) return status;
@@ -141,7 +152,7 @@ kb_status CaseRunner::timed_launch(void* state, kb_launch_config& config, kb_mes
   hold_timed_out = hold && blocker_->timed_out();
   float ms = 0;
   cudaEventElapsedTime(&ms, start_, stop_);
-  microseconds = ms * 1e3;
+  microseconds = ms * 1e3 / launches;
   return KB_OK;
 }
 
@@ -193,6 +204,52 @@ kb_status CaseRunner::synchronised_host_time(void* state, kb_launch_config& conf
   }
   microseconds = summarize(samples).min;
   return KB_OK;
+}
+
+kb_status CaseRunner::energy_window(void* state, kb_launch_config& config, kb_message& message,
+                                    double expected_us, std::optional<EnergyWindow>& window) {
+  // Launches back to back in chunks of about 2 ms, at most three chunks queued, so the GPU never
+  // idles while the host reads the counter between chunks. The window runs from the counter's
+  // first step after the power has settled to its first step after the window's length: both
+  // ends are steps, timed within a chunk, so the counter's 100 ms resolution does not enter.
+  const int chunk = static_cast<int>(std::clamp(2000.0 / std::max(expected_us, 0.1), 1.0, 1000.0));
+  const double settle = 0.2, length = options_.energy_window_seconds;
+  const double give_up = settle + 3 * length + 1;
+  std::vector<cudaEvent_t> queued;
+  std::optional<double> first, last_seen;
+  double first_at = 0;
+  const auto start = Clock::now();
+  kb_status status = KB_OK;
+  while (status == KB_OK && !window && seconds_since(start) < give_up) {
+    for (int i = 0; i < chunk && status == KB_OK; ++i) {
+      status = plugin_.launch(state, stream_, &config, &message);
+    }
+    cudaEvent_t done = nullptr;
+    cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+    cudaEventRecord(done, stream_);
+    queued.push_back(done);
+    if (queued.size() >= 3) {
+      status = from_cuda(cudaEventSynchronize(queued.front()), message, "energy window");
+      cudaEventDestroy(queued.front());
+      queued.erase(queued.begin());
+    }
+    const std::optional<double> joules = monitor_->energy_joules();
+    const double now = seconds_since(start);
+    if (!joules) break;
+    const bool stepped = last_seen && *joules != *last_seen;
+    last_seen = joules;
+    if (!stepped || now < settle) continue;
+    if (!first) {
+      first = joules, first_at = now;
+    } else if (now - first_at >= length) {
+      window = EnergyWindow{*joules - *first, now - first_at};
+    }
+  }
+  for (cudaEvent_t e : queued) {
+    if (status == KB_OK) status = from_cuda(cudaEventSynchronize(e), message, "energy window");
+    cudaEventDestroy(e);
+  }
+  return status;
 }
 
 long long CaseRunner::captured_operations(void* state, kb_launch_config& config) {
@@ -285,6 +342,35 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     timing_note = "timed without latency hiding: the plugin synchronises in launch "
                   "(KB_FLAG_SYNCHRONIZES)";
   }
+  // How many launches a held sample holds: enough for kSampleTargetUs, so the GPU's own cost of
+  // starting a lone launch after the hold (1-3 us on Hopper, which back-to-back launches overlap
+  // with the kernel before) is a small part of each sample. One when each launch must be alone
+  // (cold cache, a profiler) or when the launch latency is part of the figure anyway.
+  int launches = 1;
+  if (hold && !options_.cold) {
+    double probe_us = 0;
+    bool hold_timed_out = false;
+    if ((status = timed_launch(state, config, message, hold, 1, probe_us, hold_timed_out)) !=
+        KB_OK) {
+      return finish(status, "launch");
+    }
+    if (!hold_timed_out) {
+      launches = static_cast<int>(
+          std::clamp(std::ceil(kSampleTargetUs / std::max(probe_us, 0.1)), 1.0,
+                     static_cast<double>(kMaxLaunchesPerSample)));
+    }
+  }
+  // The SM clock, read between samples every kClockReadSeconds (as nvbench watches for
+  // throttling): the lowest reading is the row's clock.
+  std::optional<unsigned> lowest_clock;
+  auto clock_read_at = Clock::now() - std::chrono::seconds(1);
+  const auto read_clock = [&] {
+    if (!monitor_ || seconds_since(clock_read_at) < kClockReadSeconds) return;
+    clock_read_at = Clock::now();
+    if (const auto mhz = monitor_->sm_clock_mhz()) {
+      lowest_clock = std::min(lowest_clock.value_or(*mhz), *mhz);
+    }
+  };
   int void_in_a_row = 0;
   std::vector<double> samples;
   const auto start = Clock::now();
@@ -293,7 +379,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     double us = 0;
     bool hold_timed_out = false;
     nvtxRangePushA(range.c_str());
-    status = timed_launch(state, config, message, hold, us, hold_timed_out);
+    status = timed_launch(state, config, message, hold, hold ? launches : 1, us, hold_timed_out);
     nvtxRangePop();
     if (status != KB_OK) return finish(status, "launch");
     if (hold_timed_out) {
@@ -310,11 +396,13 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     }
     void_in_a_row = 0;
     samples.push_back(us);
+    read_clock();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
                                : options_.rule.judge(samples, seconds_since(start));
   }
   const SampleStats stats = summarize(samples);
   result["timing"] = !cuda() ? "host" : options_.profile ? "profile" : hold ? "held" : "plain";
+  result["sample_launches"] = std::to_string(hold ? launches : 1);
   if (cuda() && !options_.profile) {
     if (!options_.cold && !(plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
       BatchTiming batch;
@@ -329,13 +417,35 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
       return finish(status, "launch");
     }
     result["host_us"] = number(host_us);
+    if (options_.energy_window_seconds > 0 && monitor_ && !options_.cold &&
+        !(plugin_.flags & KB_FLAG_SYNCHRONIZES) && result.count("batch_us")) {
+      std::optional<EnergyWindow> window;
+      if ((status = energy_window(state, config, message, stats.median, window)) != KB_OK) {
+        return finish(status, "launch");
+      }
+      if (window) {
+        const double watts = window->joules / window->seconds;
+        result["power_w"] = number(watts);
+        result["energy_j"] = number(watts * std::stod(result["batch_us"]) * 1e-6);
+      } else {
+        timing_note += std::string(timing_note.empty() ? "" : "; ") +
+                       "no energy: the board's energy counter did not move";
+      }
+    }
   }
   if (monitor_) {
     const GpuState gpu = monitor_->read();
     if (gpu.known) {
-      result["sm_clock_mhz"] = std::to_string(gpu.sm_clock_mhz);
+      const unsigned lowest = std::min(lowest_clock.value_or(gpu.sm_clock_mhz), gpu.sm_clock_mhz);
+      result["sm_clock_mhz"] = std::to_string(lowest);
       result["temperature_c"] = std::to_string(gpu.temperature_c);
       result["throttle"] = gpu.throttle;
+      const std::optional<unsigned> highest = monitor_->max_sm_clock_mhz();
+      if (highest && lowest < kThrottledClock * *highest) {
+        timing_note += std::string(timing_note.empty() ? "" : "; ") + "throttled: the SM clock " +
+                       "fell to " + std::to_string(lowest) + " MHz during sampling (its maximum " +
+                       "is " + std::to_string(*highest) + " MHz)";
+      }
     }
   }
 

@@ -67,7 +67,7 @@ TEST(TimingGpu, ALaunchOnAStreamOfItsOwnIsImplausible) {
     EXPECT_EQ(row.at("status"), "implausible") << row.at("shape");
     EXPECT_NE(row.at("message").find("stream check"), std::string::npos) << row.at("message");
   }
-  EXPECT_NE(run.output.find("1 implausible"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("2 implausible"), std::string::npos) << run.output;
 }
 
 TEST(TimingGpu, VerifyReturningOkWithPassedZeroIsAFailedVerification) {
@@ -110,6 +110,23 @@ TEST(TimingGpu, VendorLibrariesKeepTheHeldStreamAndTensorCoresMeetTheirOwnPeak) 
   EXPECT_EQ(by_plugin["matmul/cublas"].at("peak"), "fp32");
   EXPECT_LT(cell(by_plugin["matmul/cublas_tf32"], "fraction_of_peak"), 1.0);
   EXPECT_EQ(by_plugin["transpose/cublas"].at("peak"), "copy");
+}
+
+TEST(TimingGpu, AnEnergyWindowReadsTheBoardsPowerAndEnergyPerLaunch) {
+  KBTEST_REQUIRE_GPU();
+  const auto run = kbench({"run", "--plugin", "matmul/cublas", "--sizes", "2048", "--dtypes",
+                           "float32", "--max-time", "0.2", "--energy-window", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u) << run.output;
+  const Row& row = run.rows[0];
+  if (row.at("power_w").empty()) GTEST_SKIP() << "no NVML energy counter: " << row.at("message");
+  // A busy Hopper board: well above its idle draw (about 70 W), below any board's limit.
+  EXPECT_GT(cell(row, "power_w"), 100) << row.at("message");
+  EXPECT_LT(cell(row, "power_w"), 1000);
+  EXPECT_NEAR(cell(row, "energy_j"), cell(row, "power_w") * cell(row, "batch_us") * 1e-6,
+              1e-3 * cell(row, "energy_j"));
+  EXPECT_NEAR(cell(row, "gflop_per_j"), 2 * 2048.0 * 2048 * 2048 / 1e9 / cell(row, "energy_j"),
+              0.01 * cell(row, "gflop_per_j"));
 }
 
 }  // namespace
