@@ -4,22 +4,10 @@
 #include "input_error.hpp"
 #include "result_selection.hpp"
 
-#include <algorithm>
-#include <string_view>
-
 namespace kb {
 namespace {
 
 bool smaller_is_better(Metric metric) { return metric == Metric::time || metric == Metric::energy; }
-
-// A number from a column this build's schema may not have yet: nothing then, as for a file
-// written before the column existed.
-std::optional<double> optional_number(const ResultRow& row, std::string_view column) {
-  const bool known = std::any_of(kResultColumns.begin(), kResultColumns.end(),
-                                 [&](const char* name) { return column == name; });
-  if (!known) return std::nullopt;
-  return cell_number(row.get(column));
-}
 
 }  // namespace
 
@@ -55,15 +43,11 @@ const char* metric_unit(Metric metric) {
 }
 
 std::optional<double> metric_value(const ResultRow& row, Metric metric) {
-  std::optional<double> value;
+  const char* column = metric_name(metric);
   if (metric == Metric::efficiency) {
-    const auto joules = optional_number(row, "energy_j");
-    const char* work = moves_bytes(case_bound(row)) ? "bytes" : "flops";
-    const auto amount = cell_number(row.get(work));
-    if (joules && *joules > 0 && amount) value = *amount / *joules / 1e9;
-  } else {
-    value = optional_number(row, metric_name(metric));
+    column = moves_bytes(case_bound(row)) ? "gb_per_j" : "gflop_per_j";
   }
+  const auto value = cell_number(row.get(column));
   if (!value || !(*value > 0)) return std::nullopt;
   return value;
 }
