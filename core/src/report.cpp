@@ -68,17 +68,36 @@ std::string cards_table(const std::vector<GpuModel>& models) {
 }
 
 // Per family and GPU model, the plugin case nearest its roof: the measured copy bandwidth for a
-// memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one.
+// memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one; and,
+// where the rows hold an energy, the work that case did per joule.
+bool has_energy(const std::vector<ResultRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ResultRow& row) {
+    return metric_value(row, Metric::efficiency).has_value();
+  });
+}
+
 std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>& families,
-                            const std::vector<GpuModel>& models, bool& above_roof) {
-  MarkdownTable table({"family", "GPU model", "best plugin", "case", "block", "value",
-                                    "of roof"},
-                                   5);
+                            const std::vector<GpuModel>& models, bool energy, bool& above_roof) {
+  std::vector<std::string> header = {"family", "GPU model", "best plugin", "case", "block",
+                                     "value", "of roof"};
+  if (energy) header.push_back("per joule");
+  MarkdownTable table(header, 5);
   for (const auto& [family, rows] : families) {
     const FamilyView view = view_of(family);
     if (view.metric == Metric::time) continue;  // a latency has no roof
     const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
     const PivotTable& pivot = comparison.tables.front();
+    // Per case key and plugin: its most efficient block's work per joule, pooled over the cards.
+    std::map<std::pair<std::vector<std::string>, std::string>, PivotCell> per_joule;
+    if (has_energy(rows)) {
+      for (const PivotTable& table : compare(rows, {CompareBy::plugin, Metric::efficiency, ""}).tables) {
+        for (const PivotRow& row : table.rows) {
+          for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            per_joule[{row.key, table.columns[c]}] = row.cells[c];
+          }
+        }
+      }
+    }
     for (const auto& model : models) {
       std::optional<double> best_fraction;
       std::vector<std::string> best_line;
@@ -88,7 +107,8 @@ std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>&
           const PivotCell& cell = row.cells[c];
           if (pivot.columns[c] == view.reference || cell.state != PivotCell::State::ok) continue;
           const ResultRow& source = rows[*cell.source];
-          if (case_bound(source) == "L2") continue;  // DRAM does not bound it
+          const std::string bound = case_bound(source);
+          if (bound == "L2") continue;  // DRAM does not bound it
           const std::optional<double> roof = view.metric == Metric::gbps
                                                  ? model.copy_gbps
                                                  : attainable_gflops(source, model);
@@ -100,6 +120,13 @@ std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>&
                        case_text(source.get("dtype"), source.get("op"), source.get("shape")),
                        cell.block.empty() ? "-" : cell.block,
                        format_measure(cell.value) + " " + view.unit, format_measure(fraction)};
+          if (energy) {
+            const auto found = per_joule.find({row.key, pivot.columns[c]});
+            const bool known = found != per_joule.end() && found->second.state == PivotCell::State::ok;
+            best_line.push_back(known ? format_measure(found->second.value) +
+                                            (moves_bytes(bound) ? " GB/J" : " GFLOP/J")
+                                      : kMissing);
+          }
         }
       }
       if (!best_fraction) continue;
@@ -324,13 +351,19 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
       if (!row.get("gpu_name").empty()) gpu_families[family].push_back(row);
     }
   }
+  const bool energy = std::any_of(gpu_families.begin(), gpu_families.end(),
+                                  [](const auto& family) { return has_energy(family.second); });
   bool above_roof = false;
-  const std::string best = best_per_family(gpu_families, models, above_roof);
+  const std::string best = best_per_family(gpu_families, models, energy, above_roof);
   md += "\n## Best per family\n\nPer family and GPU model, the plugin case nearest its roof (other "
         "than the family's reference line): the measured copy bandwidth for memory-bound cases, "
         "the attainable FLOP/s at the case's intensity (see the roofline) for compute-bound "
         "ones. Cases whose data fit in the L2 with a hot cache are left out: DRAM does not bound "
-        "them.\n\n" + best;
+        "them." +
+        (energy ? std::string(" Per joule (runs with `--energy-window`): the plugin's GB or GFLOP "
+                              "per joule of board energy at that case, at its most efficient block.")
+                : std::string()) +
+        "\n\n" + best;
   if (above_roof) {
     md += "\nAbove 1: a kernel that only reads outran the copy, which reads and writes; or the "
           "plugin's math is faster than the precision its rows name in `peak` (tensor cores where "

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace {
 
@@ -132,6 +133,32 @@ TEST_F(ReportTest, LeadsWithTheModelsTheBestPerFamilyTheScalingAndTheRoofline) {
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_EQ(read_file(png).substr(1, 3), "PNG") << png;
   }
+}
+
+TEST_F(ReportTest, WithEnergyTheBestCaseSaysWhatItDidPerJoule) {
+  {
+    kb::ResultsStore store(csv_);
+    // The same case again, later, on each card: now with an energy window (and only there).
+    for (const auto& [uuid, name, gb_per_j] :
+         {std::tuple{"GPU-a", "H100", "9.000"}, {"GPU-b", "H100", "11.00"}, {"GPU-c", "H200", "14.00"}}) {
+      kb::ResultRow row = case_row({name, uuid, name == std::string("H100") ? 3000.0 : 4200.0},
+                                   {"transpose/fast", "float32", "8192x8192",
+                                    name == std::string("H100") ? 200 : 200 / 1.2, 536870912},
+                                   "2026-01-02T00:00:00Z");
+      row.set("energy_j", "0.05");
+      row.set("gb_per_j", gb_per_j);
+      store.append(row);
+    }
+  }
+  const fs::path out = folder_ / "report";
+  const auto run = kbtest::kbench({"report", csv_, "-o", out.string(), "--family", "transpose"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // The H100's: the median of its two cards, 9 and 11 GB/J.
+  EXPECT_EQ(block_from(read_file(out / "report.md"), "| family "),
+            "| family    | GPU model | best plugin    | case              | block |     value | of roof |  per joule |\n"
+            "|-----------|-----------|----------------|-------------------|-------|----------:|--------:|-----------:|\n"
+            "| transpose | H100      | transpose/fast | float32 8192x8192 | -     | 2684 GB/s |   0.895 | 10.00 GB/J |\n"
+            "| transpose | H200      | transpose/fast | float32 8192x8192 | -     | 3221 GB/s |   0.767 | 14.00 GB/J |\n");
 }
 
 TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
