@@ -64,4 +64,11 @@ PeakRates peak_rates(int cc_major, int cc_minor, int sm_count, double sm_clock_m
   return peaks;
 }
 
+double nominal_sm_clock_mhz(int cc_major, int cc_minor) {
+  if (cc_major == 7 && cc_minor == 0) return 1530;  // V100 SXM2
+  if (cc_major == 8 && cc_minor == 0) return 1410;  // A100
+  if (cc_major == 9 && cc_minor == 0) return 1980;  // H100 SXM, H200
+  return 0;
+}
+
 }  // namespace kb

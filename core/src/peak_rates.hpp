@@ -28,4 +28,8 @@ struct PeakRates {
 // at: peaks are upper bounds). Dense rates per SM and clock from NVIDIA's architecture white papers.
 PeakRates peak_rates(int cc_major, int cc_minor, int sm_count, double sm_clock_mhz);
 
+// The boost SM clock of the compute capability's data-center part (MHz), for rows written without
+// an SM clock; 0 where the table has none.
+double nominal_sm_clock_mhz(int cc_major, int cc_minor);
+
 }  // namespace kb
