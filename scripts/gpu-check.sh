@@ -2,9 +2,9 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
-# `fair`: the default sweep and how each row was timed, lazily vs eagerly loaded modules, a plugin
-# from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+# `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
+# modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
@@ -53,6 +53,9 @@ if [ "$mode" = fair ] || [ "$mode" = all ]; then
   "$kbench" run --output "$out/default.csv" --run-id default "$@" >"$out/default.md" 2>"$out/default.log"
   echo "exit $?; $(grep -E "cases:" "$out/default.md")"
   python3 scripts/timing-check.py sweep "$out/default.csv" | tee "$out/fair.md"
+fi
+
+if [ "$mode" = fair ] || [ "$mode" = lazy ] || [ "$mode" = all ]; then
   echo "== lazily and eagerly loaded modules; a plugin from plugin.h alone in two separate runs"
   header_only=(--plugins build-device/tests/plugins/header_only --plugin header_only/none
                --sizes 2^20,2^24,2^26)
