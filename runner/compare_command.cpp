@@ -19,10 +19,12 @@ int compare_command(const std::vector<std::string>& args) {
   description.add_options()
       ("help,h", "show this help")
       ("by", po::value(&by)->required(),
-       "what the columns are: gpu | run | plugin (then each family is its own table)")
+       "what the columns are: gpu (a model, its cards pooled) | device | run | plugin (then each "
+       "family is its own table)")
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
-      ("metric", po::value(&metric)->default_value(metric), "time | gbps | gflops")
+      ("metric", po::value(&metric)->default_value(metric),
+       "time | gbps | gflops | energy (J per launch) | efficiency (GB/J or GFLOP/J)")
       ("format", po::value(&format)->default_value(format), "markdown | csv")
       ("ladder", po::bool_switch(&request.ladder),
        "each column's speed-up over the column before it (columns in --plugin order)")
@@ -30,7 +32,7 @@ int compare_command(const std::vector<std::string>& args) {
        "take --family and --plugin (in order) from a kbench run config, e.g. a preset");
   description.add(row_selection_options(selection));
   if (!parse_results_command(args, description, "compare",
-                             "Usage: kbench compare CSV... --by gpu|run|plugin [options]")) {
+                             "Usage: kbench compare CSV... --by gpu|device|run|plugin [options]")) {
     return 0;
   }
   request.column_order = selection.plugin_globs;

@@ -113,7 +113,13 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
       ("cold", po::bool_switch(&timing.cold),
        "flush the L2 cache before every sample (outside the timed region)")
       ("profile", po::bool_switch(&timing.profile),
-       "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)");
+       "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)")
+      ("energy-window",
+       po::value(&timing.energy_window_seconds)
+           ->default_value(0)
+           ->notifier(in_range("--energy-window", 0, true, 60)),
+       "seconds of back-to-back launches over which each case's board energy is read through "
+       "NVML (J per launch, W); 0: no energy (the counter moves every 100 ms: use 1 or more)");
   return d;
 }
 

@@ -1,8 +1,11 @@
 #include "row_builder.hpp"
 
+#include "peak_rates.hpp"
+#include "plausibility.hpp"
 #include "result_selection.hpp"
 #include "version.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -24,6 +27,17 @@ std::string field(const Record& r, const char* key) {
 
 double number_of(const Record& r, const char* key) {
   return cell_number(field(r, key)).value_or(NAN);
+}
+
+Math simt_math(kb_dtype dtype) { return dtype == KB_DTYPE_F64 ? Math::fp64 : Math::fp32; }
+
+// The math a plugin says its flops run on; unknown when it says nothing.
+Math declared_math(std::uint32_t flags, kb_dtype dtype) {
+  if (flags & KB_FLAG_MATH_TF32) return Math::tf32;
+  if (flags & KB_FLAG_MATH_BF16) return Math::bf16;
+  if (flags & KB_FLAG_MATH_FP16) return Math::fp16;
+  if (flags & KB_FLAG_MATH_SIMT) return simt_math(dtype);
+  return Math::unknown;
 }
 
 }  // namespace
@@ -73,8 +87,9 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("status", field(result, "status"));
   row.set("message", field(result, "message"));
   for (const char* key : {"samples", "median_us", "min_us", "mean_us", "stddev_us", "noise",
-                          "settled", "batch_us", "max_rel_error", "tolerance", "bytes", "flops",
-                          "metrics", "sm_clock_mhz", "temperature_c", "throttle"}) {
+                          "settled", "timing", "sample_launches", "batch_us", "host_us",
+                          "max_rel_error", "tolerance", "bytes", "flops", "metrics",
+                          "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w"}) {
     row.set(key, field(result, key));
   }
 
@@ -86,18 +101,57 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   const double gflops = flops / seconds / 1e9;
   if (bytes > 0) row.set("gbps", fixed(gbps, 2));
   if (flops > 0) row.set("gflops", fixed(gflops, 2));
+  if (const double joules = number_of(result, "energy_j"); joules > 0) {
+    if (bytes > 0) row.set("gb_per_j", fixed(bytes / 1e9 / joules, 3));
+    if (flops > 0) row.set("gflop_per_j", fixed(flops / 1e9 / joules, 3));
+  }
   if (device == nullptr) return row;
-  // Arithmetic intensity over 1 flop per byte: held against the SIMT arithmetic peak;
-  // otherwise against the measured copy bandwidth (what a pure data mover can reach).
-  const bool compute_bound = flops > bytes;
-  const double fp_peak = c.request.dtype == KB_DTYPE_F64 ? device->fp64_gflops : device->fp32_gflops;
-  if (compute_bound && fp_peak > 0) {
-    row.set("peak", c.request.dtype == KB_DTYPE_F64 ? "fp64" : "fp32");
-    row.set("fraction_of_peak", fixed(gflops / fp_peak, 4));
+
+  const Math declared = declared_math(api.flags, c.request.dtype);
+  const Math held_to = declared != Math::unknown ? declared : simt_math(c.request.dtype);
+  const double math_peak = device->peaks.of(held_to);
+  // The roofline: a case is compute-bound when its arithmetic intensity puts the memory roof
+  // (measured copy bandwidth) above the math's peak.
+  const double memory_roof = copy_gbps > 0 ? copy_gbps : device->theoretical_gbps;
+  const bool compute_bound = flops > 0 && math_peak > 0 &&
+                             (bytes <= 0 || flops / bytes * memory_roof >= math_peak);
+  if (compute_bound) {
+    row.set("peak", math_name(held_to));
+    row.set("fraction_of_peak", fixed(gflops / math_peak, 4));
   } else if (bytes > 0 && copy_gbps > 0) {
     row.set("peak", "copy");
     row.set("fraction_of_peak", fixed(gbps / copy_gbps, 4));
   }
+
+  if (row.get("status") != "ok") return row;
+  CaseTimings timings;
+  timings.median_us = number_of(result, "median_us");
+  timings.batch_us = number_of(result, "batch_us");
+  timings.enqueue_us = number_of(result, "enqueue_us");
+  timings.host_us = number_of(result, "host_us");
+  timings.kernels = static_cast<int>(number_of(result, "kernels") > 0 ? number_of(result, "kernels") : 0);
+  if (const double captured = number_of(result, "captured_ops"); captured >= 0) {
+    timings.captured_operations = static_cast<long long>(captured);
+  }
+  CaseLimits limits;
+  limits.bytes = std::max(bytes, 0.0);
+  limits.flops = std::max(flops, 0.0);
+  limits.cold = run.cache == "cold";
+  limits.dram_gbps = device->theoretical_gbps;
+  limits.l2_bytes = static_cast<double>(device->l2_bytes);
+  limits.load_store_gbps = device->peaks.load_store_gbps;
+  if (declared != Math::unknown) {
+    limits.math_peak_gflops = math_peak;
+    limits.math = math_name(declared);
+  }
+  const PlausibilityVerdict verdict = check_plausibility(timings, limits);
+  std::string message = row.get("message");
+  if (!verdict.implausible.empty()) {
+    row.set("status", "implausible");
+    message = verdict.implausible + (message.empty() ? "" : "; " + message);
+  }
+  for (const auto& note : verdict.notes) message += (message.empty() ? "" : "; ") + note;
+  row.set("message", message);
   return row;
 }
 

@@ -184,7 +184,8 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
       "--copy-gbps", option_number(copy_gbps_[c.request.device]),
       "--min-samples", std::to_string(rule.min_samples), "--min-time",
       option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
-      "--max-noise", option_number(rule.max_noise)};
+      "--max-noise", option_number(rule.max_noise),
+      "--energy-window", option_number(options_.timing.energy_window_seconds)};
   if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");

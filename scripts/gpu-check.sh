@@ -2,7 +2,10 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+# `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
+# modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
+# energy windows of matmul/cublas 4096^3 beside the board's power limit.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -37,12 +40,52 @@ if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
   for preset in presets/gpu-check-*.ini; do
     "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
-      "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
+      --energy-window 1 "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
     echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
     grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
   done
   rm -f "$out/table.md"
+fi
+
+if [ "$mode" = fair ] || [ "$mode" = all ]; then
+  echo "== the default sweep (kbench run, no options): how each row was timed"
+  "$kbench" run --output "$out/default.csv" --run-id default "$@" >"$out/default.md" 2>"$out/default.log"
+  echo "exit $?; $(grep -E "cases:" "$out/default.md")"
+  python3 scripts/timing-check.py sweep "$out/default.csv" | tee "$out/fair.md"
+fi
+
+if [ "$mode" = fair ] || [ "$mode" = lazy ] || [ "$mode" = all ]; then
+  echo "== lazily and eagerly loaded modules; a plugin from plugin.h alone in two separate runs"
+  header_only=(--plugins build-device/tests/plugins/header_only --plugin header_only/none
+               --sizes 2^20,2^24,2^26)
+  for run in LAZY-1 EAGER-1 LAZY-2 EAGER-2 LAZY-3 EAGER-3; do
+    CUDA_MODULE_LOADING=${run%-*} "$kbench" run --plugin transpose/cublas --plugin transpose/fast \
+      --plugin transpose/copy --sizes 2048,8192 --dtypes float32 --output "$out/fair.csv" \
+      --run-id "vendor-$run" "$@" >/dev/null 2>&1
+    CUDA_MODULE_LOADING=${run%-*} "$kbench" run "${header_only[@]}" --dtypes float32 \
+      --output "$out/fair.csv" --run-id "header-only-$run" "$@" >/dev/null 2>&1
+  done
+  for pair in "vendor-LAZY vendor-EAGER" "header-only-LAZY header-only-EAGER"; do
+    # shellcheck disable=SC2086
+    python3 scripts/timing-check.py groups "$out/fair.csv" $pair | tee -a "$out/fair.md"
+  done
+  python3 scripts/timing-check.py pair "$out/fair.csv" header-only-LAZY-1 header-only-LAZY-2 |
+    tee -a "$out/fair.md"
+  "$kbench" run --plugins build-device/tests/plugins/header_only --family header_only \
+    --sizes 2^26 --dtypes float32 --output "$out/fair.csv" --run-id faults 2>&1 | grep "^| header_only"
+fi
+
+if [ "$mode" = energy ] || [ "$mode" = all ]; then
+  echo "== board energy: matmul/cublas 4096^3 five times, each with a 1 s window"
+  nvidia-smi --query-gpu=power.draw,power.limit,enforced.power.limit --format=csv
+  for i in 1 2 3 4 5; do
+    "$kbench" run --plugin matmul/cublas --sizes 4096 --dtypes float32 --energy-window 1 \
+      --output "$out/energy.csv" --run-id "energy-$i" "$@" >/dev/null 2>&1
+  done
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "%s: %s us, %s W, %s J per launch, %s GFLOP/J (%s)\n", $c["run_id"], $c["median_us"],
+      $c["power_w"], $c["energy_j"], $c["gflop_per_j"], $c["message"] }' "$out/energy.csv"
 fi
 
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then
@@ -106,3 +149,4 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
       tee -a "$out/multi.md"
   done
 fi
+

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <optional>
 
 namespace kb {
 
@@ -22,6 +23,9 @@ struct TimingOptions {
   bool cold = false;          // flush L2 before every sample
   bool profile = false;       // one launch per case, no warm-up, no sampling (for ncu --nvtx)
   bool keep_samples = false;  // return every sample in the result ("samples_list")
+  // > 0: the board's energy per launch, over a window of this many seconds of back-to-back
+  // launches after the samples (NVML's energy counter moves every 100 ms, so a second or more).
+  double energy_window_seconds = 0;
 };
 
 const char* status_name(kb_status status);
@@ -42,11 +46,30 @@ class CaseRunner {
 
  private:
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
+  // Whether samples are taken with the stream held by the blocking kernel (latency hidden).
+  bool holds_stream() const {
+    return cuda() && options_.hide_launch_latency && !options_.profile &&
+           !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
+  }
   Record run_unguarded(const CaseRequest& request);
-  kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message,
-                         double& microseconds);
+  // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
+  // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
+  // waited for the device (the sample is void).
+  kb_status timed_launch(void* state, kb_launch_config& config, kb_message& message, bool hold,
+                         int launches, double& microseconds, bool& hold_timed_out);
+  struct BatchTiming {
+    double launch_us = 0;   // per launch, back to back
+    double enqueue_us = 0;  // host time to enqueue one launch
+  };
   kb_status batch_launch(void* state, kb_launch_config& config, kb_message& message,
-                         double expected_us, double& microseconds);
+                         double expected_us, BatchTiming& timing);
+  kb_status synchronised_host_time(void* state, kb_launch_config& config, kb_message& message,
+                                   double expected_us, double& microseconds);
+  long long captured_operations(void* state, kb_launch_config& config);
+  // The board's mean power (W) over options_.energy_window_seconds of back-to-back launches;
+  // none when the energy counter did not move.
+  kb_status energy_window(void* state, kb_launch_config& config, kb_message& message,
+                          double expected_us, std::optional<double>& watts);
   kb_status synchronize(kb_message& message);
 
   const KernelPlugin& plugin_;
@@ -58,7 +81,6 @@ class CaseRunner {
   void* flush_buffer_ = nullptr;
   std::size_t flush_size_ = 0;
   unsigned char flush_value_ = 0;
-  bool latency_hidden_ = false;
 };
 
 // Device-to-device copy bandwidth, counting bytes read plus bytes written, in GB/s.

@@ -1,17 +1,17 @@
 #include "comparison.hpp"
-#include "result_selection.hpp"
 
+#include "card_pool.hpp"
 #include "input_error.hpp"
+#include "result_selection.hpp"
 
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <set>
+#include <stdexcept>
 #include <utility>
 
 namespace kb {
@@ -24,12 +24,6 @@ struct KeyLess {
     return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), natural_less);
   }
 };
-
-// A later row replaces an earlier one of the same case: the latest timestamp wins, and among
-// equal timestamps the one further down the file (rows are appended).
-bool is_later(const ResultRow& candidate, const ResultRow& held) {
-  return candidate.get("timestamp_utc") >= held.get("timestamp_utc");
-}
 
 std::string join(const std::vector<std::string>& items) {
   std::string text;
@@ -59,28 +53,52 @@ std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns
   return std::nullopt;
 }
 
-double speedup_of(Metric metric, double value, double baseline) {
-  // Time is better when smaller, throughput when larger: > 1 always means better.
-  return metric == Metric::time ? baseline / value : value / baseline;
-}
-
-bool better(Metric metric, double a, double b) {
-  return metric == Metric::time ? a < b : a > b;
-}
-
 PivotCell cell_of(const ResultRow& row, Metric metric) {
   PivotCell cell;
   cell.status = row.get("status");
-  const auto value = cell_number(row.get(metric_column(metric)));
-  if (cell.status != "ok" || !value || !(*value > 0)) {
+  const auto value = metric_value(row, metric);
+  if (cell.status != "ok" || !value) {
     cell.state = PivotCell::State::not_ok;
-    if (cell.status == "ok") cell.status = std::string("no ") + metric_column(metric);
+    if (cell.status == "ok") cell.status = std::string("no ") + metric_name(metric);
     return cell;
   }
   cell.state = PivotCell::State::ok;
   cell.value = *value;
+  // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
+  // only the spread between cards counts for it.
   const auto noise = cell_number(row.get("noise"));
-  cell.noise = noise && *noise > 0 ? *noise : 0;
+  const bool timed = metric != Metric::energy && metric != Metric::efficiency;
+  cell.noise = timed && noise && *noise > 0 ? *noise : 0;
+  return cell;
+}
+
+// The latest rows of one case in one column, one per card, as one cell: the median over the cards
+// that passed, else the latest failure.
+PivotCell pooled_cell(const std::vector<ResultRow>& rows,
+                      const std::map<std::string, std::size_t>& latest_of_card, Metric metric) {
+  std::vector<CardValue> passed;
+  std::optional<std::size_t> latest_passed, latest_failed;
+  for (const auto& [card, index] : latest_of_card) {
+    const PivotCell cell = cell_of(rows[index], metric);
+    const bool ok = cell.state == PivotCell::State::ok;
+    auto& latest = ok ? latest_passed : latest_failed;
+    if (!latest || is_later(rows, index, *latest)) latest = index;
+    if (ok) passed.push_back({cell.value, cell.noise});
+  }
+  if (passed.empty()) {
+    PivotCell cell = cell_of(rows[*latest_failed], metric);
+    cell.source = latest_failed;
+    return cell;
+  }
+  const Pooled pooled = pool(std::move(passed));
+  PivotCell cell;
+  cell.state = PivotCell::State::ok;
+  cell.status = "ok";
+  cell.value = pooled.value;
+  cell.noise = pooled.noise;
+  cell.spread = pooled.spread;
+  cell.cards = pooled.cards;
+  cell.source = latest_passed;
   return cell;
 }
 
@@ -111,6 +129,18 @@ void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
   }
 }
 
+// Puts the table's columns (and their cells) in the order given: order[i] is the old index of
+// the new i-th column.
+void permute(PivotTable& table, const std::vector<std::size_t>& order) {
+  const auto apply = [&](auto& values) {
+    auto original = values;
+    for (std::size_t i = 0; i < order.size(); ++i) values[i] = original[order[i]];
+  };
+  apply(table.columns);
+  apply(table.cards);
+  for (auto& row : table.rows) apply(row.cells);
+}
+
 // Puts the columns matching the first glob first, and so on; unmatched columns keep their order
 // after them.
 void reorder_columns(PivotTable& table, const std::vector<std::string>& order) {
@@ -126,36 +156,24 @@ void reorder_columns(PivotTable& table, const std::vector<std::string>& order) {
   std::stable_sort(permutation.begin(), permutation.end(), [&](std::size_t a, std::size_t b) {
     return rank(table.columns[a]) < rank(table.columns[b]);
   });
-  const auto permute = [&](auto& values) {
-    auto original = values;
-    for (std::size_t i = 0; i < permutation.size(); ++i) values[i] = original[permutation[i]];
-  };
-  permute(table.columns);
-  for (auto& row : table.rows) permute(row.cells);
-}
-
-// Hides the key columns that tell rows apart only sometimes (the GPU, the op, the cache state)
-// when every row of the table holds the same value there.
-void drop_constant_columns(PivotTable& table) {
-  for (const char* optional : {"gpu", "op", "cache"}) {
-    const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), optional);
-    if (at == table.key_columns.end()) continue;
-    const auto index = static_cast<std::size_t>(at - table.key_columns.begin());
-    std::set<std::string> values;
-    for (const auto& row : table.rows) values.insert(row.key[index]);
-    if (values.size() > 1) continue;
-    table.key_columns.erase(at);
-    for (auto& row : table.rows) row.key.erase(row.key.begin() + index);
-  }
+  permute(table, permutation);
 }
 
 PivotTable pivot(const std::string& title, std::vector<std::string> key_columns, const Grid& grid,
-                 const std::set<std::string, bool (*)(const std::string&, const std::string&)>&
-                     column_set) {
+                 const std::map<std::string, std::set<std::string>>& cards_of_column) {
   PivotTable table;
   table.title = title;
   table.key_columns = std::move(key_columns);
-  table.columns.assign(column_set.begin(), column_set.end());
+  for (const auto& [column, cards] : cards_of_column) {
+    table.columns.push_back(column);
+    table.cards.push_back(cards.size());
+  }
+  std::vector<std::size_t> order(table.columns.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return natural_less(table.columns[a], table.columns[b]);
+  });
+  permute(table, order);
   for (const auto& [key, by_column] : grid) {
     PivotRow row{key, std::vector<PivotCell>(table.columns.size())};
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
@@ -197,72 +215,30 @@ std::vector<PluginSummary> summarize_plugins(const PivotTable& table) {
 
 CompareBy parse_compare_by(const std::string& text) {
   if (text == "gpu") return CompareBy::gpu;
+  if (text == "device") return CompareBy::device;
   if (text == "run") return CompareBy::run;
   if (text == "plugin") return CompareBy::plugin;
-  throw InputError("unknown --by '" + text + "' (gpu, run or plugin)");
+  throw InputError("unknown --by '" + text + "' (gpu, device, run or plugin)");
 }
 
-Metric parse_metric(const std::string& text) {
-  if (text == "time") return Metric::time;
-  if (text == "gbps") return Metric::gbps;
-  if (text == "gflops") return Metric::gflops;
-  throw InputError("unknown --metric '" + text + "' (time, gbps or gflops)");
+PivotTable without_constant_keys(PivotTable table) {
+  for (const char* optional : {"gpu", "op", "cache"}) {
+    const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), optional);
+    if (at == table.key_columns.end()) continue;
+    const auto index = static_cast<std::size_t>(at - table.key_columns.begin());
+    std::set<std::string> values;
+    for (const auto& row : table.rows) values.insert(row.key[index]);
+    if (values.size() > 1) continue;
+    table.key_columns.erase(at);
+    for (auto& row : table.rows) row.key.erase(row.key.begin() + index);
+  }
+  return table;
 }
 
-const char* metric_column(Metric metric) {
-  switch (metric) {
-    case Metric::time: return "median_us";
-    case Metric::gbps: return "gbps";
-    case Metric::gflops: return "gflops";
-  }
-  return "median_us";
-}
-
-bool natural_less(const std::string& a, const std::string& b) {
-  std::size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
-        std::isdigit(static_cast<unsigned char>(b[j]))) {
-      std::size_t i_end = i, j_end = j;
-      while (i_end < a.size() && std::isdigit(static_cast<unsigned char>(a[i_end]))) ++i_end;
-      while (j_end < b.size() && std::isdigit(static_cast<unsigned char>(b[j_end]))) ++j_end;
-      const double x = std::strtod(a.substr(i, i_end - i).c_str(), nullptr);
-      const double y = std::strtod(b.substr(j, j_end - j).c_str(), nullptr);
-      if (x != y) return x < y;
-      i = i_end;
-      j = j_end;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      ++i;
-      ++j;
-    }
-  }
-  return a.size() - i < b.size() - j;
-}
-
-std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows) {
-  std::map<std::string, std::set<std::string>> uuids_of_name;
-  for (const auto& row : rows) uuids_of_name[row.get("gpu_name")].insert(row.get("gpu_uuid"));
-  std::vector<std::string> labels;
-  labels.reserve(rows.size());
-  std::map<std::string, std::set<std::string>> gpus_of_run;
-  for (const auto& row : rows) {
-    const std::string& name = row.get("gpu_name");
-    std::string label = name.empty() ? "host " + row.get("host") : name;
-    // "GPU-73c875d3": the UUID's first group tells devices apart and stays short.
-    if (!name.empty() && uuids_of_name[name].size() > 1) {
-      label += " " + row.get("gpu_uuid").substr(0, 12);
-    }
-    if (!name.empty()) gpus_of_run[row.get("run_id")].insert(label);
-    labels.push_back(std::move(label));
-  }
-  // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
-  // compare the CPU loop with the kernels of the same machine.
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& gpus = gpus_of_run[rows[i].get("run_id")];
-    if (rows[i].get("gpu_name").empty() && gpus.size() == 1) labels[i] = *gpus.begin();
-  }
-  return labels;
+std::size_t key_index(const PivotTable& table, const std::string& column) {
+  const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), column);
+  if (at == table.key_columns.end()) throw std::logic_error("no key column '" + column + "'");
+  return static_cast<std::size_t>(at - table.key_columns.begin());
 }
 
 Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest& request) {
@@ -270,21 +246,26 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
   std::set<std::string> families_with_metric;
   for (const auto& row : all_rows) {
-    if (row.get("status") == "ok" && cell_number(row.get(metric_column(metric)))) {
+    if (row.get("status") == "ok" && metric_value(row, metric)) {
       families_with_metric.insert(row.get("family"));
     }
   }
   if (families_with_metric.empty()) {
-    throw InputError(std::string("no ok row reports ") + metric_column(metric));
+    throw InputError(std::string("no ok row reports ") + metric_name(metric));
   }
-  const std::vector<std::string> gpus = gpu_labels(all_rows);
+  const std::vector<std::string> gpus =
+      gpu_labels(all_rows, request.by == CompareBy::device ? GpuGrouping::device : GpuGrouping::model);
 
-  // Latest row per (table, key, column, block): for --by plugin the block is chosen afterwards.
-  std::map<std::string, std::map<std::pair<Key, std::string>, std::map<std::string, std::size_t>>>
+  // Latest row per (table, key, column, block, card): for --by plugin the block is chosen
+  // afterwards, and the cards of a column are pooled.
+  using LatestOfCard = std::map<std::string, std::size_t>;
+  std::map<std::string, std::map<std::pair<Key, std::string>, std::map<std::string, LatestOfCard>>>
       latest;
+  std::map<std::string, std::map<std::string, std::set<std::string>>> cards_of_column;  // per table
   std::vector<std::string> key_columns;
   switch (request.by) {
-    case CompareBy::gpu: key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "cache"}; break;
+    case CompareBy::gpu:
+    case CompareBy::device: key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "cache"}; break;
     case CompareBy::run: key_columns = {"gpu", "family", "plugin", "dtype", "op", "shape", "block", "cache"}; break;
     case CompareBy::plugin: key_columns = {"gpu", "dtype", "op", "shape", "cache"}; break;
   }
@@ -293,14 +274,17 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
     if (!families_with_metric.count(row.get("family"))) continue;
     Key key;
     for (const auto& column : key_columns) key.push_back(column == "gpu" ? gpus[i] : row.get(column));
-    const std::string column = request.by == CompareBy::gpu   ? gpus[i]
-                               : request.by == CompareBy::run ? row.get("run_id")
-                                                              : row.get("plugin");
+    const std::string column = request.by == CompareBy::run      ? row.get("run_id")
+                               : request.by == CompareBy::plugin ? row.get("plugin")
+                                                                 : gpus[i];
     const std::string table = request.by == CompareBy::plugin ? row.get("family") : "";
     const std::string block = request.by == CompareBy::plugin ? row.get("block") : "";
-    auto& held = latest[table][{key, column}];
-    const auto found = held.find(block);
-    if (found == held.end() || is_later(row, all_rows[found->second])) held[block] = i;
+    auto& held = latest[table][{key, column}][block];
+    const std::string& card = row.get("gpu_uuid");
+    const auto found = held.find(card);
+    if (found == held.end() || is_later(all_rows, i, found->second)) held[card] = i;
+    auto& cards = cards_of_column[table][column];
+    if (!card.empty()) cards.insert(card);  // a host plugin's rows ran on no card
   }
 
   Comparison comparison;
@@ -309,28 +293,23 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   comparison.ladder = request.ladder;
   for (const auto& [title, cases] : latest) {
     Grid grid;
-    std::set<std::string, bool (*)(const std::string&, const std::string&)> columns(natural_less);
     for (const auto& [key_and_column, by_block] : cases) {
       // Across blocks (--by plugin): the best ok block, else the latest failure.
       std::optional<PivotCell> chosen;
-      std::string chosen_timestamp;
-      for (const auto& [block, index] : by_block) {
-        PivotCell cell = cell_of(all_rows[index], metric);
-        const std::string& timestamp = all_rows[index].get("timestamp_utc");
+      for (const auto& [block, latest_of_card] : by_block) {
+        PivotCell cell = pooled_cell(all_rows, latest_of_card, metric);
         const bool ok = cell.state == PivotCell::State::ok;
         const bool chosen_ok = chosen && chosen->state == PivotCell::State::ok;
         const bool take = !chosen ||
                           (ok && (!chosen_ok || better(metric, cell.value, chosen->value))) ||
-                          (!ok && !chosen_ok && timestamp >= chosen_timestamp);
+                          (!ok && !chosen_ok && is_later(all_rows, *cell.source, *chosen->source));
         if (!take) continue;
         if (request.by == CompareBy::plugin && block != "-") cell.block = block;
         chosen = std::move(cell);
-        chosen_timestamp = timestamp;
       }
       grid[key_and_column.first][key_and_column.second] = *chosen;
-      columns.insert(key_and_column.second);
     }
-    comparison.tables.push_back(pivot(title, key_columns, grid, columns));
+    comparison.tables.push_back(pivot(title, key_columns, grid, cards_of_column[title]));
     reorder_columns(comparison.tables.back(), request.column_order);
   }
 
@@ -345,7 +324,6 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
     }
     known.insert(known.end(), table.columns.begin(), table.columns.end());
     fill_speedups(table, metric, request.ladder);
-    drop_constant_columns(table);
   }
   if (!baseline_found) {
     throw InputError("unknown baseline '" + request.baseline + "'; the columns are " + join(known));

@@ -1,9 +1,12 @@
-// `kbench compare`'s pivot: the median of each case side by side across GPUs, runs or plugins,
-// with the speed-up against a baseline column and whether it lies inside the measured noise.
-// Pure functions over rows, so the rules (latest row wins, noise marking, geometric means) are
-// tested without files or processes.
+// `kbench compare`'s pivot: the median of each case side by side across GPU models, devices, runs
+// or plugins, with the speed-up against a baseline column and whether it lies inside the measured
+// noise. Pure functions over rows, so the rules (latest row wins, cards of a model pooled, noise
+// marking, geometric means) are tested without files or processes.
 #pragma once
 
+#include "gpu_model.hpp"
+#include "metric.hpp"
+#include "natural_order.hpp"
 #include "result_schema.hpp"
 
 #include <cstddef>
@@ -13,12 +16,10 @@
 
 namespace kb {
 
-enum class CompareBy { gpu, run, plugin };
-enum class Metric { time, gbps, gflops };
+// gpu: a column per GPU model, its cards pooled; device: a column per card (UUID).
+enum class CompareBy { gpu, device, run, plugin };
 
 CompareBy parse_compare_by(const std::string& text);  // InputError when unknown
-Metric parse_metric(const std::string& text);         // InputError when unknown
-const char* metric_column(Metric metric);             // "median_us", "gbps", "gflops"
 
 struct CompareRequest {
   CompareBy by = CompareBy::gpu;
@@ -34,13 +35,19 @@ struct CompareRequest {
   bool ladder = false;
 };
 
+// A case in a column: the latest row of each card (GPU UUID) that ran it there, pooled (see
+// card_pool.hpp). A card whose latest row failed is left out while another card passed.
 struct PivotCell {
   enum class State { missing, not_ok, ok };
   State state = State::missing;
   std::string status;              // the row's status ("no gbps" for an ok row without one)
   std::string block;               // --by plugin: the best of the plugin's blocks, if it takes one
-  double value = 0;                // ok: the metric
-  double noise = 0;                // ok: relative half-width of the 95% CI of the median
+  double value = 0;                // ok: the metric, the median over the cards
+  double noise = 0;                // ok: relative half-width of the 95% CI of the median, or half
+                                   // the spread between the cards where that is larger
+  double spread = 0;               // ok: (max - min) / value over the cards
+  std::size_t cards = 0;           // ok: the cards pooled
+  std::optional<std::size_t> source;  // index of the latest pooled row (for bytes, flops, peak)
   std::optional<double> speedup;   // ok, and the baseline ok too: > 1 is better than the baseline
   bool within_noise = false;       // |speedup - 1| <= the two cells' noise together
 };
@@ -54,6 +61,7 @@ struct PivotTable {
   std::string title;                       // the family for --by plugin, empty otherwise
   std::vector<std::string> key_columns;    // what identifies a case here, e.g. plugin, dtype
   std::vector<std::string> columns;        // the values of the --by dimension, sorted
+  std::vector<std::size_t> cards;          // per column: the GPUs (UUIDs) its rows ran on
   std::size_t baseline = 0;                // index into columns
   std::vector<PivotRow> rows;
   std::vector<std::optional<double>> geomean;  // per column: over the rows with a speed-up
@@ -72,14 +80,15 @@ struct Comparison {
   std::vector<PluginSummary> per_plugin;    // empty for --by plugin
 };
 
-// Throws InputError for an unknown or ambiguous baseline, naming it and the known columns.
+// Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every
+// table keeps all its key columns (the GPU is the model's label); printing hides the constant ones.
 Comparison compare(const std::vector<ResultRow>& rows, const CompareRequest& request);
 
-// The label of each row's GPU: its name, or name and UUID where two devices share a name. A host
-// plugin's row takes the label of the one GPU its run used, else "host <host name>".
-std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows);
+// The table without the key columns that tell rows apart only sometimes (the GPU, the op, the
+// cache state) where every row holds the same value there.
+PivotTable without_constant_keys(PivotTable table);
 
-// Orders texts with their digit runs compared as numbers: "512" < "2048", "32x8" < "32x32".
-bool natural_less(const std::string& a, const std::string& b);
+// The index of a key column ("gpu", "shape", ...) in the table; std::logic_error when it has none.
+std::size_t key_index(const PivotTable& table, const std::string& column);
 
 }  // namespace kb

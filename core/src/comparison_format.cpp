@@ -12,18 +12,10 @@ namespace {
 
 const char* kMissing = "—";
 
-const char* unit(Metric metric) {
-  switch (metric) {
-    case Metric::time: return "median time (us)";
-    case Metric::gbps: return "bandwidth (GB/s)";
-    case Metric::gflops: return "throughput (GFLOP/s)";
-  }
-  return "";
-}
-
 const char* dimension(CompareBy by) {
   switch (by) {
-    case CompareBy::gpu: return "GPU";
+    case CompareBy::gpu: return "GPU model";
+    case CompareBy::device: return "device";
     case CompareBy::run: return "run";
     case CompareBy::plugin: return "plugin";
   }
@@ -43,6 +35,7 @@ std::string markdown_cell(const PivotCell& cell) {
     case PivotCell::State::ok: break;
   }
   std::string text = format_measure(cell.value);
+  if (cell.cards > 1) text += " ±" + number(100 * cell.spread / 2, "%.2g") + "%";
   if (cell.speedup) text += " (" + format_speedup(*cell.speedup, cell.within_noise) + ")";
   if (!cell.block.empty()) text += " @" + cell.block;
   return text;
@@ -54,10 +47,13 @@ std::string geomean_cell(const std::optional<double>& geomean, bool is_baseline)
 }
 
 std::string column_header(const PivotTable& table, std::size_t c) {
-  return c == table.baseline ? table.columns[c] + " (baseline)" : table.columns[c];
+  std::string header = table.columns[c];
+  if (table.cards[c] > 1) header += ", " + std::to_string(table.cards[c]) + " cards";
+  return c == table.baseline ? header + " (baseline)" : header;
 }
 
-std::string markdown_table(const PivotTable& table) {
+std::string markdown_table(const PivotTable& shown) {
+  const PivotTable table = without_constant_keys(shown);
   std::vector<std::string> header = table.key_columns;
   std::vector<MarkdownTable::Align> alignment(header.size(), MarkdownTable::Align::left);
   for (std::size_t c = 0; c < table.columns.size(); ++c) {
@@ -116,10 +112,19 @@ std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
                                   : std::string("the baseline ") + dimension(comparison.by);
-  std::string text = std::string("Each cell: the ") + unit(comparison.metric) +
+  std::string text = std::string("Each cell: the ") + metric_unit(comparison.metric) +
                      " of the case's latest row, and in parentheses the speed-up vs " + against +
                      " (> 1 = better; ~ = inside the measured noise). " + kMissing +
-                     " = no row; a status = the case did not pass.\n";
+                     " = no row; a status = the case did not pass.";
+  const bool pooled = std::any_of(
+      comparison.tables.begin(), comparison.tables.end(), [](const PivotTable& table) {
+        return std::any_of(table.cards.begin(), table.cards.end(), [](auto n) { return n > 1; });
+      });
+  if (pooled) {
+    text += " Where a column ran on several cards: the median over each card's latest row, "
+            "± half the range between the cards (counted in the noise).";
+  }
+  text += "\n";
   for (const auto& table : comparison.tables) {
     text += "\n";
     if (!table.title.empty()) {
@@ -139,9 +144,11 @@ std::string comparison_markdown(const Comparison& comparison) {
 // geometric means as rows marked `geomean` in the leading `row` column.
 std::string comparison_csv(const Comparison& comparison) {
   const bool by_plugin = comparison.by == CompareBy::plugin;
+  std::vector<PivotTable> tables;
+  for (const auto& table : comparison.tables) tables.push_back(without_constant_keys(table));
   std::vector<std::string> key_columns;
   if (by_plugin) key_columns.push_back("family");
-  for (const auto& table : comparison.tables) {
+  for (const auto& table : tables) {
     for (const auto& k : table.key_columns) {
       if (std::find(key_columns.begin(), key_columns.end(), k) == key_columns.end()) {
         key_columns.push_back(k);
@@ -149,23 +156,24 @@ std::string comparison_csv(const Comparison& comparison) {
     }
   }
   std::vector<std::string> columns;
-  for (const auto& table : comparison.tables) {
+  for (const auto& table : tables) {
     columns.insert(columns.end(), table.columns.begin(), table.columns.end());
   }
-  const std::string metric = metric_column(comparison.metric);
+  const std::string metric = metric_name(comparison.metric);
   std::vector<std::string> header = {"row"};
   header.insert(header.end(), key_columns.begin(), key_columns.end());
   for (const auto& column : columns) {
-    for (const std::string& part : {metric, std::string("speedup"), std::string("within_noise")}) {
+    for (const std::string& part : {metric, std::string("speedup"), std::string("within_noise"),
+                                     std::string("cards"), std::string("spread")}) {
       header.push_back(column + " " + part);
     }
     if (by_plugin) header.push_back(column + " block");
   }
-  const std::size_t per_column = by_plugin ? 4 : 3;
+  const std::size_t per_column = by_plugin ? 6 : 5;
   std::string text = csv_line(header);
 
   std::size_t first_column = 0;  // where this table's columns start among all the columns
-  for (const auto& table : comparison.tables) {
+  for (const auto& table : tables) {
     const auto key_cell = [&](std::vector<std::string>& line, const std::string& key,
                               const std::string& value) {
       const auto at = std::find(key_columns.begin(), key_columns.end(), key) - key_columns.begin();
@@ -194,7 +202,11 @@ std::string comparison_csv(const Comparison& comparison) {
           line[value_at(c, 1)] = number(*cell.speedup, "%.4f");
           line[value_at(c, 2)] = cell.within_noise ? "1" : "0";
         }
-        if (by_plugin) line[value_at(c, 3)] = cell.block;
+        if (cell.state == PivotCell::State::ok) {
+          line[value_at(c, 3)] = std::to_string(cell.cards);
+          line[value_at(c, 4)] = number(cell.spread, "%.4f");
+        }
+        if (by_plugin) line[value_at(c, 5)] = cell.block;
       }
       text += csv_line(line);
     }

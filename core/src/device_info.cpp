@@ -18,17 +18,6 @@ int attribute(cudaDeviceAttr what, int device) {
   return value;
 }
 
-// FP32 and FP64 FMA lanes per SM, from NVIDIA's published per-architecture tables (CUDA C++
-// Programming Guide, "Arithmetic Instructions"); data-center parts only for FP64.
-void lanes_per_sm(int major, int minor, int& fp32, int& fp64) {
-  fp32 = 0, fp64 = 0;
-  if (major == 7 && minor == 0) fp32 = 64, fp64 = 32;       // V100
-  else if (major == 8 && minor == 0) fp32 = 64, fp64 = 32;  // A100
-  else if (major == 8) fp32 = 128, fp64 = 2;                // GA10x, AD10x
-  else if (major == 9 && minor == 0) fp32 = 128, fp64 = 64; // H100, H200
-  else if (major == 10 && minor == 0) fp32 = 128, fp64 = 64;  // B200
-}
-
 }  // namespace
 
 int cuda_device_count(std::string* why) {
@@ -58,10 +47,7 @@ DeviceInfo query_device(int index) {
   d.mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
   d.sm_clock_khz = attribute(cudaDevAttrClockRate, index);
   d.theoretical_gbps = 2.0 * d.mem_clock_khz * 1e3 * (d.mem_bus_bits / 8.0) / 1e9;
-  int fp32 = 0, fp64 = 0;
-  lanes_per_sm(d.cc_major, d.cc_minor, fp32, fp64);
-  d.fp32_gflops = 2.0 * fp32 * d.sm_count * d.sm_clock_khz / 1e6;
-  d.fp64_gflops = 2.0 * fp64 * d.sm_count * d.sm_clock_khz / 1e6;
+  d.peaks = peak_rates(d.cc_major, d.cc_minor, d.sm_count, d.sm_clock_khz / 1e3);
   int version = 0;
   cudaDriverGetVersion(&version);
   d.driver_version = version_text(version);

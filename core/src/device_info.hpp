@@ -1,6 +1,8 @@
 // What a results row says about the GPU: identity, size, and the theoretical ceilings.
 #pragma once
 
+#include "peak_rates.hpp"
+
 #include <string>
 
 namespace kb {
@@ -15,8 +17,7 @@ struct DeviceInfo {
   int mem_clock_khz = 0;
   int sm_clock_khz = 0;
   double theoretical_gbps = 0;  // 2 (DDR) x memory clock x bus width
-  double fp32_gflops = 0;       // SIMT FMA peak: SMs x FP32 lanes x 2 x clock; 0 when unknown
-  double fp64_gflops = 0;
+  PeakRates peaks;              // at the highest SM clock
   std::string driver_version, runtime_version;
 };
 

@@ -3,6 +3,7 @@
 // run on the scripts when it is installed.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +16,9 @@ struct PlotSeries {
   std::string title;
   Style style = Style::measured;
   std::vector<std::pair<double, double>> points;  // (x, y), sorted by x
+  // Index into the palette, so that a plugin keeps its colour across plots; unset: the series'
+  // place among the measured series of its plot.
+  std::optional<std::size_t> colour;
 };
 
 struct LinePlot {
@@ -23,6 +27,35 @@ struct LinePlot {
   std::vector<std::pair<double, std::string>> x_ticks;  // positions and their labels
   std::vector<PlotSeries> series;
   std::optional<std::pair<std::string, double>> ceiling;  // a horizontal line: title, y
+};
+
+// Line plots stacked in one PNG, each with its own title, axes and legend: one family on one GPU
+// model, a panel per data type and op.
+struct PanelPlot {
+  std::string name, title;
+  std::vector<LinePlot> panels;
+};
+
+// Marked points over lines on log-log axes, e.g. a roofline: kernels as points under the roofs.
+struct ScatterPlot {
+  struct Line {
+    std::string title;
+    std::vector<std::pair<double, double>> points;  // a polyline
+    std::size_t colour = 0;                         // index into the palette
+    int dash = 1;                                   // gnuplot's dash type: 1 solid, 2 dashed...
+  };
+  struct Marks {
+    std::string title;
+    std::size_t colour = 0;
+    int point_type = 7;  // gnuplot's: 7 filled circle, 5 filled square, 9 filled triangle...
+    std::vector<std::pair<double, double>> points;
+    // One per point, written beside it (moved up or down where labels would overlap); an empty
+    // one: no label.
+    std::vector<std::string> labels;
+  };
+  std::string name, title, x_label, y_label;
+  std::vector<Line> lines;
+  std::vector<Marks> marks;
 };
 
 struct BarPlot {
@@ -34,6 +67,8 @@ struct BarPlot {
 
 // Each returns the script's file name (relative to `dir`).
 std::string write_plot(const LinePlot& plot, const std::string& dir);
+std::string write_plot(const PanelPlot& plot, const std::string& dir);
+std::string write_plot(const ScatterPlot& plot, const std::string& dir);
 std::string write_plot(const BarPlot& plot, const std::string& dir);
 
 // Runs gnuplot in `dir` on the scripts. False when gnuplot is not installed; a runtime_error when

@@ -12,6 +12,7 @@ using NvmlByUuid = int (*)(const char*, void**);
 using NvmlClock = int (*)(void*, int, unsigned*);
 using NvmlTemperature = int (*)(void*, int, unsigned*);
 using NvmlReasons = int (*)(void*, unsigned long long*);
+using NvmlEnergy = int (*)(void*, unsigned long long*);
 constexpr int kNvmlSuccess = 0;
 constexpr int kClockSm = 1, kClockMem = 2, kTemperatureGpu = 0;
 
@@ -70,6 +71,28 @@ GpuState GpuMonitor::read() const {
                 reasons(device_, &mask) == kNvmlSuccess;
   state.throttle = throttle_reasons(mask);
   return state;
+}
+
+std::optional<unsigned> GpuMonitor::sm_clock_mhz() const {
+  unsigned mhz = 0;
+  const auto clock = device_ ? symbol<NvmlClock>(library_, "nvmlDeviceGetClockInfo") : nullptr;
+  if (clock == nullptr || clock(device_, kClockSm, &mhz) != kNvmlSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<unsigned> GpuMonitor::max_sm_clock_mhz() const {
+  unsigned mhz = 0;
+  const auto clock = device_ ? symbol<NvmlClock>(library_, "nvmlDeviceGetMaxClockInfo") : nullptr;
+  if (clock == nullptr || clock(device_, kClockSm, &mhz) != kNvmlSuccess) return std::nullopt;
+  return mhz;
+}
+
+std::optional<double> GpuMonitor::energy_joules() const {
+  unsigned long long millijoules = 0;
+  const auto energy =
+      device_ ? symbol<NvmlEnergy>(library_, "nvmlDeviceGetTotalEnergyConsumption") : nullptr;
+  if (energy == nullptr || energy(device_, &millijoules) != kNvmlSuccess) return std::nullopt;
+  return millijoules * 1e-3;
 }
 
 }  // namespace kb

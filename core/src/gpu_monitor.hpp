@@ -2,6 +2,7 @@
 // whether the GPU held its clocks while the case was sampled.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace kb {
@@ -24,6 +25,12 @@ class GpuMonitor {
   GpuMonitor& operator=(const GpuMonitor&) = delete;
 
   GpuState read() const;
+  // The SM clock now, and the highest it runs at (MHz); nullopt without NVML.
+  std::optional<unsigned> sm_clock_mhz() const;
+  std::optional<unsigned> max_sm_clock_mhz() const;
+  // The board's energy counter (J since the driver loaded); it moves in steps (every 100 ms on an
+  // H100), so a window of energy is timed by the counter's changes, not by the calls.
+  std::optional<double> energy_joules() const;
 
  private:
   void* library_ = nullptr;

@@ -23,6 +23,11 @@ std::string escaped(const std::string& cell) {
 
 }  // namespace
 
+MarkdownTable::MarkdownTable(std::vector<std::string> header, std::size_t left)
+    : header_(std::move(header)), alignment_(header_.size(), Align::right) {
+  std::fill(alignment_.begin(), alignment_.begin() + std::min(left, alignment_.size()), Align::left);
+}
+
 MarkdownTable::MarkdownTable(std::vector<std::string> header, std::vector<Align> alignment)
     : header_(std::move(header)), alignment_(std::move(alignment)) {
   if (alignment_.size() != header_.size()) {

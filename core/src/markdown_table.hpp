@@ -11,6 +11,8 @@ class MarkdownTable {
  public:
   enum class Align { left, right };
   MarkdownTable(std::vector<std::string> header, std::vector<Align> alignment);
+  // The first `left` columns (text) aligned left, the others (numbers) right.
+  MarkdownTable(std::vector<std::string> header, std::size_t left);
   void add_row(std::vector<std::string> cells);  // as many cells as the header
   std::string str() const;
 

@@ -1,242 +1,317 @@
 #include "report.hpp"
 
+#include "case_bound.hpp"
 #include "comparison.hpp"
-#include "result_selection.hpp"
 #include "comparison_format.hpp"
+#include "family_report.hpp"
 #include "gnuplot.hpp"
+#include "gpu_model.hpp"
 #include "input_error.hpp"
 #include "markdown_table.hpp"
+#include "result_selection.hpp"
+#include "roofline.hpp"
+#include "scaling.hpp"
 
 #include <boost/filesystem/operations.hpp>
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <tuple>
 
 namespace kb {
 namespace {
 
 using Align = MarkdownTable::Align;
 
-// What a family is measured by and held against.
-struct FamilyView {
-  const char* metric;     // "gbps" or "gflops"
-  const char* unit;       // axis and table unit
-  std::string reference;  // the plugin drawn as the line to beat
-  const char* reference_role;
-};
+const char* kMissing = "—";
 
-FamilyView view_of(const std::string& family) {
-  if (family == "matmul") return {"gflops", "GFLOP/s", "matmul/cublas", "cuBLAS"};
-  return {"gbps", "GB/s", family + "/copy", "copy ceiling"};
+std::string optional_measure(const std::optional<double>& value) {
+  return value ? format_measure(*value) : kMissing;
 }
 
-// "8192x4096" -> 33554432: the x axis position of a shape.
-double elements(const std::string& shape) {
-  double product = 1;
-  std::size_t start = 0;
-  while (start <= shape.size()) {
-    const auto end = std::min(shape.find('x', start), shape.size());
-    product *= std::strtod(shape.substr(start, end - start).c_str(), nullptr);
-    start = end + 1;
-  }
-  return product;
+std::string case_text(const std::string& dtype, const std::string& op, const std::string& shape) {
+  return dtype + (op.empty() ? "" : " " + op) + " " + shape;
 }
 
-std::string slug(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch));
-    if (keep) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    else if (!out.empty() && out.back() != '_') out += '_';
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
-
-struct Measured {
-  double value;  // the family's metric
-  std::string block;
-};
-
-// One plot: a family, data type, op and cache state on one GPU.
-struct Group {
-  std::string family, dtype, op, cache, gpu;
-  bool operator<(const Group& o) const {
-    return std::tie(family, dtype, op, cache, gpu) < std::tie(o.family, o.dtype, o.op, o.cache, o.gpu);
-  }
-};
-
-struct GroupData {
-  // plugin -> shape -> the best block's value
-  std::map<std::string, std::map<std::string, Measured, bool (*)(const std::string&, const std::string&)>> by_plugin;
-  std::optional<double> copy_gbps;  // the device's measured copy bandwidth, from the latest row
-  std::string copy_timestamp;
-};
-
-struct HeadlineRow {
-  Group group;
-  std::string shape, plugin;
-  Measured measured;
-  std::optional<double> fraction;  // of the reference plugin or of the copy bandwidth
-};
-
-bool headline_order(const HeadlineRow& a, const HeadlineRow& b) {
-  // The GPUs of one size side by side.
-  if (std::tie(a.group.dtype, a.group.op, a.group.cache) !=
-      std::tie(b.group.dtype, b.group.op, b.group.cache)) {
-    return std::tie(a.group.dtype, a.group.op, a.group.cache) <
-           std::tie(b.group.dtype, b.group.op, b.group.cache);
-  }
-  if (a.shape != b.shape) return natural_less(a.shape, b.shape);
-  return a.group.gpu < b.group.gpu;
-}
-
-std::string headline_table(const std::vector<HeadlineRow>& rows, const FamilyView& view,
-                           bool several_caches, bool several_gpus) {
-  const bool has_op = std::any_of(rows.begin(), rows.end(),
-                                  [](const HeadlineRow& r) { return !r.group.op.empty(); });
-  std::vector<std::string> header = {"dtype"};
-  if (has_op) header.push_back("op");
-  if (several_caches) header.push_back("cache");
-  header.push_back("shape");
-  if (several_gpus) header.push_back("GPU");
-  const std::size_t left = header.size() + 2;
-  for (std::string column : {"best plugin", "block"}) header.push_back(column);
-  header.push_back(view.unit);
-  header.push_back(std::string("of ") + view.reference_role);
-  std::vector<Align> alignment(header.size(), Align::right);
-  std::fill(alignment.begin(), alignment.begin() + left, Align::left);
-  MarkdownTable table(header, alignment);
-  for (const auto& r : rows) {
-    std::vector<std::string> cells = {r.group.dtype};
-    if (has_op) cells.push_back(r.group.op);
-    if (several_caches) cells.push_back(r.group.cache);
-    cells.push_back(r.shape);
-    if (several_gpus) cells.push_back(r.group.gpu);
-    cells.push_back(r.plugin);
-    cells.push_back(r.measured.block);
-    cells.push_back(format_measure(r.measured.value));
-    cells.push_back(r.fraction ? format_measure(*r.fraction) : "—");
-    table.add_row(std::move(cells));
+std::string models_table(const std::vector<GpuModel>& models) {
+  MarkdownTable table({"GPU model", "compute capability", "SMs", "cards",
+                                    "SM clock (MHz)", "FP32 peak (GFLOP/s)", "theoretical GB/s",
+                                    "measured copy GB/s", "runs", "rows"},
+                                   2);
+  for (const auto& m : models) {
+    std::string copy = optional_measure(m.copy_gbps);
+    if (m.copy_gbps && m.cards.size() > 1) {
+      copy += " (" + format_measure(m.copy_min) + "–" + format_measure(m.copy_max) + ")";
+    }
+    const std::string clock =
+        m.clock_mhz ? format_measure(*m.clock_mhz) + (m.nominal_clock ? " (nominal)" : "") : kMissing;
+    table.add_row({m.label, m.compute_capability, std::to_string(m.sm_count),
+                   std::to_string(m.cards.size()), clock, optional_measure(m.peak_gflops("fp32")),
+                   optional_measure(m.theoretical_gbps), copy, std::to_string(m.runs.size()),
+                   std::to_string(m.rows)});
   }
   return table.str();
 }
 
-struct Device {
-  std::string name, uuid, compute_capability, sm_count, theoretical_gbps, copy_gbps, timestamp;
-  std::set<std::string> runs;
-  std::size_t rows = 0;
-};
-
-// The latest row of each case, as `compare` takes it.
-std::vector<std::size_t> latest_rows(const std::vector<ResultRow>& rows,
-                                     const std::vector<std::string>& gpus) {
-  std::map<std::vector<std::string>, std::size_t> latest;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::vector<std::string> key = {gpus[i]};
-    for (const char* c : {"family", "plugin", "dtype", "op", "shape", "block", "cache"}) {
-      key.push_back(rows[i].get(c));
-    }
-    const auto found = latest.find(key);
-    if (found == latest.end() ||
-        rows[i].get("timestamp_utc") >= rows[found->second].get("timestamp_utc")) {
-      latest[key] = i;
+std::string cards_table(const std::vector<GpuModel>& models) {
+  MarkdownTable table({"GPU model", "UUID", "measured copy GB/s", "runs", "rows"}, 2);
+  for (const auto& m : models) {
+    for (const auto& card : m.cards) {
+      table.add_row({m.label, card.uuid, optional_measure(card.copy_gbps),
+                     std::to_string(card.runs.size()), std::to_string(card.rows)});
     }
   }
-  std::vector<std::size_t> indices;
-  for (const auto& [key, index] : latest) indices.push_back(index);
-  std::sort(indices.begin(), indices.end());
-  return indices;
+  return table.str();
 }
 
-std::string group_title(const Group& g, bool several_caches, bool several_gpus) {
-  std::string title = g.family + ", " + g.dtype;
-  if (!g.op.empty()) title += ", " + g.op;
-  if (several_caches) title += ", " + g.cache + " cache";
-  if (several_gpus) title += " — " + g.gpu;
-  return title;
+// Per family and GPU model, the plugin case nearest its roof: the measured copy bandwidth for a
+// memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one; and,
+// where the rows hold an energy, the work that case did per joule.
+bool has_energy(const std::vector<ResultRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ResultRow& row) {
+    return metric_value(row, Metric::efficiency).has_value();
+  });
 }
 
-std::string devices_table(const std::map<std::string, Device>& devices) {
-  MarkdownTable table({"GPU", "UUID", "compute capability", "SMs", "theoretical GB/s",
-                       "measured copy GB/s", "runs", "rows"},
+std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>& families,
+                            const std::vector<GpuModel>& models, bool energy, bool& above_roof) {
+  std::vector<std::string> header = {"family", "GPU model", "best plugin", "case", "block",
+                                     "value", "of roof"};
+  if (energy) header.push_back("per joule");
+  MarkdownTable table(header, 5);
+  for (const auto& [family, rows] : families) {
+    const FamilyView view = view_of(family);
+    if (view.metric == Metric::time) continue;  // a latency has no roof
+    const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
+    const PivotTable& pivot = comparison.tables.front();
+    // Per case key and plugin: its most efficient block's work per joule, pooled over the cards.
+    std::map<std::pair<std::vector<std::string>, std::string>, PivotCell> per_joule;
+    if (has_energy(rows)) {
+      for (const PivotTable& table : compare(rows, {CompareBy::plugin, Metric::efficiency, ""}).tables) {
+        for (const PivotRow& row : table.rows) {
+          for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            per_joule[{row.key, table.columns[c]}] = row.cells[c];
+          }
+        }
+      }
+    }
+    for (const auto& model : models) {
+      std::optional<double> best_fraction;
+      std::vector<std::string> best_line;
+      for (const PivotRow& row : pivot.rows) {
+        if (row.key[key_index(pivot, "gpu")] != model.label) continue;
+        for (std::size_t c = 0; c < pivot.columns.size(); ++c) {
+          const PivotCell& cell = row.cells[c];
+          if (pivot.columns[c] == view.reference || cell.state != PivotCell::State::ok) continue;
+          const ResultRow& source = rows[*cell.source];
+          const std::string bound = case_bound(source);
+          if (bound == "L2") continue;  // DRAM does not bound it
+          const std::optional<double> roof = view.metric == Metric::gbps
+                                                 ? model.copy_gbps
+                                                 : attainable_gflops(source, model);
+          if (!roof) continue;
+          const double fraction = cell.value / *roof;
+          if (best_fraction && fraction <= *best_fraction) continue;
+          best_fraction = fraction;
+          best_line = {family, model.label, pivot.columns[c],
+                       case_text(source.get("dtype"), source.get("op"), source.get("shape")),
+                       cell.block.empty() ? "-" : cell.block,
+                       format_measure(cell.value) + " " + view.unit, format_measure(fraction)};
+          if (energy) {
+            const auto found = per_joule.find({row.key, pivot.columns[c]});
+            const bool known = found != per_joule.end() && found->second.state == PivotCell::State::ok;
+            best_line.push_back(known ? format_measure(found->second.value) +
+                                            (moves_bytes(bound) ? " GB/J" : " GFLOP/J")
+                                      : kMissing);
+          }
+        }
+      }
+      if (!best_fraction) continue;
+      above_roof = above_roof || *best_fraction > 1;
+      table.add_row(std::move(best_line));
+    }
+  }
+  return table.str();
+}
+
+std::string efficiency_text(const std::optional<double>& efficiency) {
+  return efficiency ? format_measure(*efficiency) : kMissing;
+}
+
+std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuModel>& models,
+                            const std::string& dir, std::vector<std::string>& scripts) {
+  const GpuModel& base = *find_model(models, scaling.baseline);
+  const GpuModel& other = *find_model(models, scaling.other);
+  std::set<std::string> bounds;
+  for (const auto& c : scaling.cases) bounds.insert(c.bound);
+  std::string predictions;
+  for (const auto& bound : bounds) {
+    std::string text;
+    if (bound == "memory" && scaling.copy_ratio) {
+      text = "memory-bound " + format_speedup(*scaling.copy_ratio) + " (measured copy bandwidth, " +
+             format_measure(*other.copy_gbps) + " / " + format_measure(*base.copy_gbps) + " GB/s)";
+    } else if (const auto o = other.peak_gflops(bound), b = base.peak_gflops(bound); o && b) {
+      text = bound + " " + format_speedup(*o / *b) + " (peak, " + format_measure(*o) + " / " +
+             format_measure(*b) + " GFLOP/s)";
+    }
+    if (!text.empty()) predictions += (predictions.empty() ? "" : "; ") + text;
+  }
+  MarkdownTable table({"plugin", "bound", "scaled", "cases", "measured", "predicted", "efficiency",
+                       "largest case", "its measured", "its efficiency"},
                       {Align::left, Align::left, Align::left, Align::right, Align::right,
-                       Align::right, Align::right, Align::right});
-  for (const auto& [label, d] : devices) {
-    table.add_row({label, d.uuid, d.compute_capability, d.sm_count, d.theoretical_gbps, d.copy_gbps,
-                   std::to_string(d.runs.size()), std::to_string(d.rows)});
+                       Align::right, Align::right, Align::left, Align::right, Align::right});
+  BarPlot plot;
+  plot.name = "scaling_" + slug(scaling.other);
+  plot.title = "Speed-up of " + scaling.other + " over " + scaling.baseline +
+               " per plugin: measured and predicted by its bound";
+  plot.y_label = "speed-up (> 1: faster on " + scaling.other + ")";
+  plot.series_titles = {"measured", "predicted"};
+  for (const auto& p : scaling.plugins) {
+    const std::string verdict = !p.efficiency      ? kMissing
+                                : p.as_predicted() ? "as predicted"
+                                : *p.efficiency < 1 ? "below"
+                                                    : "above";
+    const CaseScaling& largest = p.largest;
+    table.add_row({p.plugin, p.bound, verdict, std::to_string(p.cases), format_speedup(p.measured),
+                   p.predicted ? format_speedup(*p.predicted) : kMissing,
+                   efficiency_text(p.efficiency),
+                   case_text(largest.dtype, largest.op, largest.shape) +
+                       (largest.block == "-" ? "" : " @" + largest.block),
+                   format_speedup(largest.measured, largest.within_noise),
+                   efficiency_text(largest.efficiency)});
+    plot.categories.push_back(p.plugin);
+    plot.values.push_back({p.measured, p.predicted});
   }
-  return table.str();
+  scripts.push_back(write_plot(plot, dir));
+  return "\n## Scaling: " + scaling.other + " vs " + scaling.baseline +
+         "\n\nPredicted speed-up by bound: " + predictions +
+         ".\n\nMeasured: a plugin's time on " + scaling.baseline + " over its time on " +
+         scaling.other + ", each the median over the model's cards, as a geometric mean over the "
+         "cases both models ran (> 1 = faster on " + scaling.other + "; ~ = inside the noise). "
+         "Efficiency: measured / predicted; a plugin scaled as predicted within ±" +
+         std::to_string(static_cast<int>(100 * kScalingTolerance)) + "%. An L2-bound case (its "
+         "bytes fit in the L2, the cache hot) has no prediction. Plugins furthest from their prediction "
+         "first. The largest case (most bytes or flops) is where a kernel is nearest its bound.\n\n" +
+         table.str() + "\n![Scaling](" + plot.name + ".png)\n";
 }
 
-// The speed-up of each GPU over the one with the most cases, per plugin: a bar chart and its table.
-std::string gpu_ratio_section(const std::vector<ResultRow>& rows, const std::string& dir,
-                              std::vector<std::string>& scripts) {
-  // Host plugins' rows say nothing about a GPU.
-  std::vector<ResultRow> gpu_rows;
-  std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
-               [](const ResultRow& row) { return !row.get("gpu_name").empty(); });
-  // The baseline is the GPU with the most cases, so the most plugins have a ratio.
-  const Comparison by_gpu = compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, ""});
-  const PivotTable& all = by_gpu.tables.front();
-  std::vector<std::size_t> cases(all.columns.size(), 0);
-  for (const PivotRow& row : all.rows) {
-    for (std::size_t c = 0; c < cases.size(); ++c) cases[c] += row.cells[c].state == PivotCell::State::ok;
+std::string scaling_cases_table(const ModelScaling& scaling) {
+  MarkdownTable table({"plugin", "case", "block", "bound", "measured", "predicted",
+                                    "efficiency"},
+                                   4);
+  for (const auto& c : scaling.cases) {
+    table.add_row({c.plugin, case_text(c.dtype, c.op, c.shape), c.block, c.bound,
+                   format_speedup(c.measured, c.within_noise),
+                   c.predicted ? format_speedup(*c.predicted) : kMissing,
+                   efficiency_text(c.efficiency)});
   }
-  const std::size_t most = static_cast<std::size_t>(
-      std::max_element(cases.begin(), cases.end()) - cases.begin());
-  const Comparison comparison =
-      most == all.baseline
-          ? by_gpu
-          : compare(gpu_rows, CompareRequest{CompareBy::gpu, Metric::time, all.columns[most]});
-  const PivotTable& table = comparison.tables.front();
-  const std::string& baseline = table.columns[table.baseline];
-  BarPlot plot;
-  plot.name = "gpu_ratio";
-  plot.title = "Speed-up over " + baseline + " per plugin (geometric mean over shared cases)";
-  plot.y_label = "speed-up (time on " + baseline + " / time on the other GPU)";
-  // A GPU that ran none of the baseline's cases has no ratio for any plugin: it gets no column
-  // (and no empty series in the plot).
-  std::vector<std::size_t> compared;
-  for (std::size_t c = 0; c < table.columns.size(); ++c) {
-    const bool shares = std::any_of(comparison.per_plugin.begin(), comparison.per_plugin.end(),
-                                    [c](const auto& plugin) { return plugin.geomean[c].has_value(); });
-    if (c != table.baseline && shares) compared.push_back(c);
+  return "\n<details><summary>" + scaling.other + " vs " + scaling.baseline + ": " +
+         std::to_string(scaling.cases.size()) + " cases</summary>\n\n" + table.str() +
+         "\n</details>\n";
+}
+
+std::string roofline_section(const Roofline& roofline, const std::string& dir,
+                             std::vector<std::string>& scripts) {
+  if (roofline.points.empty()) return "";
+  ScatterPlot plot;
+  plot.name = "roofline";
+  plot.title = "Roofline: each plugin's best case per GPU model, under the model's roofs";
+  plot.x_label = "arithmetic intensity (FLOP per byte moved)";
+  plot.y_label = "achieved GFLOP/s";
+  double low = roofline.points.front().intensity, high = low;
+  for (const auto& p : roofline.points) {
+    low = std::min(low, p.intensity);
+    high = std::max(high, p.intensity);
   }
-  std::vector<std::string> header = {"plugin"};
-  for (const std::size_t c : compared) {
-    plot.series_titles.push_back(table.columns[c] + " / " + baseline);
-    header.push_back(table.columns[c] + " / " + baseline);
-  }
-  std::vector<Align> alignment(header.size(), Align::right);
-  alignment.front() = Align::left;
-  MarkdownTable summary(header, alignment);
-  for (const auto& plugin : comparison.per_plugin) {
-    std::vector<std::optional<double>> values;
-    std::vector<std::string> cells = {plugin.plugin};
-    for (const std::size_t c : compared) {
-      values.push_back(plugin.geomean[c]);
-      cells.push_back(plugin.geomean[c] ? format_speedup(*plugin.geomean[c]) : "—");
+  for (const auto& roofs : roofline.models) {
+    for (const auto& [precision, peak] : roofs.peaks) {
+      if (roofs.copy_gbps) high = std::max(high, peak / *roofs.copy_gbps);
     }
-    if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) {
-      continue;
-    }
-    plot.categories.push_back(plugin.plugin);
-    plot.values.push_back(std::move(values));
-    summary.add_row(std::move(cells));
   }
-  if (plot.categories.empty()) return "No case ran on more than one GPU; nothing to compare.\n";
+  low /= 3;
+  high *= 3;
+  std::vector<std::string> precisions;
+  for (const auto& roofs : roofline.models) {
+    for (const auto& [precision, peak] : roofs.peaks) {
+      if (std::find(precisions.begin(), precisions.end(), precision) == precisions.end()) {
+        precisions.push_back(precision);
+      }
+    }
+  }
+  std::map<std::string, std::size_t> colour_of;  // per model
+  for (std::size_t m = 0; m < roofline.models.size(); ++m) {
+    const ModelRoofs& roofs = roofline.models[m];
+    colour_of[roofs.model] = m;
+    double top = 0;
+    for (const auto& [precision, peak] : roofs.peaks) top = std::max(top, peak);
+    if (roofs.copy_gbps) {
+      const double end = top > 0 ? top / *roofs.copy_gbps : high;
+      plot.lines.push_back({roofs.model + ": copy " + format_measure(*roofs.copy_gbps) + " GB/s",
+                            {{low, *roofs.copy_gbps * low}, {end, *roofs.copy_gbps * end}}, m, 1});
+    }
+    for (const auto& [precision, peak] : roofs.peaks) {
+      const double start = roofs.copy_gbps ? peak / *roofs.copy_gbps : low;
+      const auto dash = 2 + std::find(precisions.begin(), precisions.end(), precision) -
+                        precisions.begin();
+      plot.lines.push_back({roofs.model + ": " + precision + " peak " + format_measure(peak) +
+                                " GFLOP/s",
+                            {{start, peak}, {high, peak}}, m, static_cast<int>(dash)});
+    }
+  }
+  // The models' points of one plugin at one intensity often coincide: they are labelled once, at
+  // the highest of them. Intensities within about 5% count as one.
+  const auto column = [](const RooflinePoint& p) {
+    return std::make_pair(p.plugin, std::lround(std::log10(p.intensity) * 50));
+  };
+  std::map<std::pair<std::string, long>, const RooflinePoint*> highest;
+  for (const auto& p : roofline.points) {
+    const auto*& held = highest[column(p)];
+    if (!held || p.gflops > held->gflops) held = &p;
+  }
+  std::vector<std::string> families;
+  std::map<std::pair<std::string, std::string>, ScatterPlot::Marks> marks;  // (model, family)
+  const int point_types[] = {7, 5, 9, 11, 13};
+  for (const auto& p : roofline.points) {
+    if (std::find(families.begin(), families.end(), p.family) == families.end()) {
+      families.push_back(p.family);
+    }
+    auto& set = marks[{p.model, p.family}];
+    if (set.points.empty()) {
+      set.title = p.model + ": " + p.family;
+      set.colour = colour_of[p.model];
+      const auto f = std::find(families.begin(), families.end(), p.family) - families.begin();
+      set.point_type = point_types[f % 5];
+    }
+    set.points.emplace_back(p.intensity, p.gflops);
+    set.labels.push_back(highest[column(p)] == &p
+                             ? p.plugin.substr(p.plugin.find('/') + 1)
+                             : "");
+  }
+  for (auto& [key, set] : marks) plot.marks.push_back(std::move(set));
   scripts.push_back(write_plot(plot, dir));
-  return "Each bar: a plugin's median time on " + baseline +
-         " over its time on the other GPU, as a geometric mean over the cases both GPUs ran "
-         "(> 1 = faster than " + baseline + "). Per case: `kbench compare CSV... --by gpu`.\n\n"
-         "![GPU vs GPU](gpu_ratio.png)\n\n" + summary.str();
+
+  MarkdownTable table({"GPU model", "plugin", "case", "block", "bound", "FLOP/byte",
+                                    "GFLOP/s", "roof", "of roof"},
+                                   5);
+  for (const auto& p : roofline.points) {
+    table.add_row({p.model, p.plugin, case_text(p.dtype, p.op, p.shape),
+                   p.block.empty() ? "-" : p.block, p.bound, format_measure(p.intensity),
+                   format_measure(p.gflops), optional_measure(p.roof),
+                   p.roof ? format_measure(p.gflops / *p.roof) : kMissing});
+  }
+  std::string without;
+  for (const auto& plugin : roofline.without_flops) without += (without.empty() ? "" : ", ") + plugin;
+  return "\n## Roofline\n\nEach plugin's best case (most GFLOP/s) on each GPU model: x = its "
+         "arithmetic intensity (flops / bytes of one launch), y = the GFLOP/s it reached. The lines "
+         "are each model's roofs: measured copy bandwidth x intensity, and the peak of each "
+         "precision the points use (SMs x FLOP per clock per SM x SM clock). Roof: the lower of "
+         "the two at the case's intensity.\n\n![Roofline](roofline.png)\n\n" + table.str() +
+         (without.empty() ? ""
+                          : "\nNot drawn, as their cases do no arithmetic (flops = 0): " + without +
+                                ".\n");
 }
 
 }  // namespace
@@ -246,119 +321,67 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
   boost::filesystem::create_directories(dir, error);
   if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
 
-  const std::vector<std::string> gpus = gpu_labels(rows);
-  std::map<std::string, Device> devices;
-  std::set<std::string> caches;
-  std::map<Group, GroupData> groups;
-  for (std::size_t i : latest_rows(rows, gpus)) {
-    const ResultRow& row = rows[i];
-    Device& device = devices[gpus[i]];
-    ++device.rows;
-    device.runs.insert(row.get("run_id"));
-    if (row.get("timestamp_utc") >= device.timestamp) {
-      device = Device{row.get("gpu_name"), row.get("gpu_uuid"), row.get("compute_capability"),
-                      row.get("sm_count"), row.get("theoretical_gbps"), row.get("copy_gbps"),
-                      row.get("timestamp_utc"), std::move(device.runs), device.rows};
-    }
-    caches.insert(row.get("cache"));
-    const FamilyView view = view_of(row.get("family"));
-    const auto value = cell_number(row.get(view.metric));
-    if (row.get("status") != "ok" || !value || !(*value > 0)) continue;
-    GroupData& group = groups[{row.get("family"), row.get("dtype"), row.get("op"), row.get("cache"), gpus[i]}];
-    auto& shapes = group.by_plugin.try_emplace(row.get("plugin"), natural_less).first->second;
-    const auto held = shapes.find(row.get("shape"));
-    if (held == shapes.end() || *value > held->second.value) {
-      shapes[row.get("shape")] = Measured{*value, row.get("block")};
-    }
-    const auto copy = cell_number(row.get("copy_gbps"));
-    if (copy && row.get("timestamp_utc") >= group.copy_timestamp) {
-      group.copy_gbps = copy;
-      group.copy_timestamp = row.get("timestamp_utc");
-    }
+  // A family is reported when it has an ok row with its measure.
+  std::map<std::string, std::vector<ResultRow>> families;
+  for (const auto& row : rows) families[row.get("family")].push_back(row);
+  for (auto it = families.begin(); it != families.end();) {
+    const Metric metric = view_of(it->first).metric;
+    const bool measured = std::any_of(it->second.begin(), it->second.end(), [&](const ResultRow& r) {
+      return r.get("status") == "ok" && metric_value(r, metric);
+    });
+    it = measured ? std::next(it) : families.erase(it);
   }
-  if (groups.empty()) throw InputError("no ok row with GB/s or GFLOP/s to report");
+  if (families.empty()) throw InputError("no ok row with GB/s, GFLOP/s or a time to report");
 
-  std::vector<std::string> scripts;
+  const std::vector<GpuModel> models = gpu_models(rows);
   std::set<std::string> run_ids;
+  std::size_t cards = 0;
   for (const auto& row : rows) run_ids.insert(row.get("run_id"));
+  for (const auto& model : models) cards += model.cards.size();
+  std::vector<std::string> scripts;
   std::string md = "# kbench report\n\n" + std::to_string(rows.size()) + " rows from " +
-                   std::to_string(run_ids.size()) + " run(s) on " +
-                   std::to_string(devices.size()) + " device(s); where a case was run several "
-                   "times, its latest row counts.\n\n## Devices\n\n" + devices_table(devices);
-  const auto gpus_seen = std::count_if(devices.begin(), devices.end(), [](const auto& entry) {
-    return entry.first.rfind("host ", 0) != 0;
-  });
-  if (gpus_seen > 1) md += "\n## GPU vs GPU\n\n" + gpu_ratio_section(rows, dir, scripts);
+                   std::to_string(run_ids.size()) + " run(s) on " + std::to_string(models.size()) +
+                   " GPU model(s), " + std::to_string(cards) + " card(s). Each case counts with "
+                   "each card's latest row, and a model's value is the median over its cards.\n";
+  if (!models.empty()) md += "\n## GPU models\n\n" + models_table(models);
 
-  const bool several_caches = caches.size() > 1, several_gpus = devices.size() > 1;
-  std::map<std::string, std::vector<HeadlineRow>> headlines;  // per family
-  std::map<std::string, std::string> plots_md;                // per family
-  for (const auto& [group, data] : groups) {
-    const FamilyView view = view_of(group.family);
-    LinePlot plot;
-    plot.name = slug(group.family + "_" + group.dtype + "_" + group.op +
-                     (several_caches ? "_" + group.cache : "") + (several_gpus ? "_" + group.gpu : ""));
-    plot.title = group_title(group, several_caches, several_gpus) +
-                 " (best block per plugin and size)";
-    plot.x_label = "problem size (shape; elements on a log scale)";
-    plot.y_label = std::string(view.metric) == "gbps" ? "bandwidth (GB/s)" : "throughput (GFLOP/s)";
-    std::map<double, std::string> ticks;
-    std::set<std::string> shapes;
-    for (const auto& [plugin, by_shape] : data.by_plugin) {
-      PlotSeries series;
-      series.title = plugin;
-      if (plugin == view.reference) {
-        series.style = PlotSeries::Style::reference;
-        series.title += " (" + std::string(view.reference_role) + ")";
-      }
-      for (const auto& [shape, measured] : by_shape) {
-        series.points.emplace_back(elements(shape), measured.value);
-        ticks.emplace(elements(shape), shape);
-        shapes.insert(shape);
-      }
-      std::sort(series.points.begin(), series.points.end());
-      plot.series.push_back(std::move(series));
-    }
-    plot.x_ticks.assign(ticks.begin(), ticks.end());
-    if (std::string(view.metric) == "gbps" && data.copy_gbps) {
-      plot.ceiling = {"device copy bandwidth (" + format_measure(*data.copy_gbps) + " GB/s)",
-                      *data.copy_gbps};
-    }
-    scripts.push_back(write_plot(plot, dir));
-    plots_md[group.family] += "![" + plot.title + "](" + plot.name + ".png)\n\n";
-
-    for (const auto& shape : shapes) {
-      HeadlineRow best{group, shape, "", {0, ""}, std::nullopt};
-      for (const auto& [plugin, by_shape] : data.by_plugin) {
-        const auto at = by_shape.find(shape);
-        if (plugin == view.reference || at == by_shape.end() || at->second.value <= best.measured.value) {
-          continue;
-        }
-        best.plugin = plugin;
-        best.measured = at->second;
-      }
-      if (best.plugin.empty()) continue;
-      const auto reference = data.by_plugin.find(view.reference);
-      if (reference != data.by_plugin.end() && reference->second.count(shape)) {
-        best.fraction = best.measured.value / reference->second.at(shape).value;
-      } else if (std::string(view.metric) == "gbps" && data.copy_gbps) {
-        best.fraction = best.measured.value / *data.copy_gbps;
-      }
-      headlines[group.family].push_back(std::move(best));
+  std::map<std::string, std::vector<ResultRow>> gpu_families;  // the rows that ran on a GPU
+  for (const auto& [family, family_rows] : families) {
+    for (const auto& row : family_rows) {
+      if (!row.get("gpu_name").empty()) gpu_families[family].push_back(row);
     }
   }
+  const bool energy = std::any_of(gpu_families.begin(), gpu_families.end(),
+                                  [](const auto& family) { return has_energy(family.second); });
+  bool above_roof = false;
+  const std::string best = best_per_family(gpu_families, models, energy, above_roof);
+  md += "\n## Best per family\n\nPer family and GPU model, the plugin case nearest its roof (other "
+        "than the family's reference line): the measured copy bandwidth for memory-bound cases, "
+        "the attainable FLOP/s at the case's intensity (see the roofline) for compute-bound "
+        "ones. Cases whose data fit in the L2 with a hot cache are left out: DRAM does not bound "
+        "them." +
+        (energy ? std::string(" Per joule (runs with `--energy-window`): the plugin's GB or GFLOP "
+                              "per joule of board energy at that case, at its most efficient block.")
+                : std::string()) +
+        "\n\n" + best;
+  if (above_roof) {
+    md += "\nAbove 1: a kernel that only reads outran the copy, which reads and writes; or the "
+          "plugin's math is faster than the precision its rows name in `peak` (tensor cores where "
+          "`peak` says fp32, or fp64).\n";
+  }
+  const std::vector<ModelScaling> scalings = expected_scaling(rows, models);
+  for (const auto& scaling : scalings) md += scaling_section(scaling, models, dir, scripts);
+  md += roofline_section(build_roofline(rows, models), dir, scripts);
 
-  for (auto& [family, rows_of_family] : headlines) {
-    const FamilyView view = view_of(family);
-    std::sort(rows_of_family.begin(), rows_of_family.end(), headline_order);
-    md += "\n## " + family + "\n\nThe best plugin per size other than " + view.reference +
-          ", its " + view.unit + " at its best block, and the fraction of the " +
-          view.reference_role + " it reaches: of " + view.reference + " at the same size" +
-          (std::string(view.metric) == "gbps" ? " where it ran, else of the device's measured "
-                                                "copy bandwidth"
-                                              : "") +
-          ".\n\n" + headline_table(rows_of_family, view, several_caches, several_gpus) + "\n" +
-          plots_md[family];
+  md += "\n# Details\n";
+  if (!models.empty()) md += "\n## GPU cards\n\n" + cards_table(models);
+  if (!scalings.empty()) {
+    md += "\n## Scaling per case\n\nAs in the scaling tables, per case (`kbench compare CSV... "
+          "--by gpu` shows the times).\n";
+    for (const auto& scaling : scalings) md += scaling_cases_table(scaling);
+  }
+  for (const auto& [family, family_rows] : families) {
+    md += family_section(family, family_rows, models, dir, scripts);
   }
 
   const std::string path = dir + "/report.md";

@@ -1,6 +1,7 @@
-// `kbench report`'s content: per family, a headline table (the best plugin per size against the
-// copy ceiling or cuBLAS) and a plot of bandwidth or GFLOP/s vs size per plugin; across GPUs, the
-// speed-up of each GPU over the first, per plugin.
+// `kbench report`: one page a person reads first — the GPU models and their cards, each family's
+// best plugin per model against its roof, the expected scaling between models, the roofline —
+// then the details: the cards, the scaling per case, and per family a headline table and a plot
+// per GPU model.
 #pragma once
 
 #include "result_schema.hpp"

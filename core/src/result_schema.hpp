@@ -9,21 +9,31 @@
 
 namespace kb {
 
-inline constexpr std::array<const char*, 48> kResultColumns = {
+inline constexpr std::array<const char*, 55> kResultColumns = {
     "timestamp_utc", "run_id", "host", "kbench_version",
     "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "l2_bytes", "mem_bus_bits",
     "mem_clock_mhz", "theoretical_gbps", "copy_gbps", "driver_version", "runtime_version",
     "device", "family", "plugin", "plugin_version", "dtype", "op", "shape", "block", "grid",
     "seed", "cache", "status", "message", "samples", "median_us", "min_us", "mean_us",
-    "stddev_us", "noise", "settled", "batch_us", "gbps", "gflops", "peak", "fraction_of_peak",
-    "max_rel_error", "tolerance", "bytes", "flops", "metrics", "sm_clock_mhz", "temperature_c",
-    "throttle"};
+    "stddev_us", "noise", "settled", "timing", "sample_launches", "batch_us", "host_us", "gbps",
+    "gflops", "peak", "fraction_of_peak", "max_rel_error", "tolerance", "bytes", "flops",
+    "metrics", "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w", "gb_per_j",
+    "gflop_per_j"};
 
 inline constexpr std::size_t kResultColumnCount = kResultColumns.size();
 
+// The array's size is written by hand: a name missing from the list would be a null column.
+constexpr bool all_named(const std::array<const char*, kResultColumnCount>& columns) {
+  for (const char* column : columns) {
+    if (column == nullptr) return false;
+  }
+  return true;
+}
+static_assert(all_named(kResultColumns), "kResultColumns: the size is larger than the list");
+
 // The final statuses of a case.
-inline constexpr std::array<const char*, 7> kStatuses = {
-    "ok", "verify_failed", "unsupported", "error", "crashed", "timeout", "oom"};
+inline constexpr std::array<const char*, 8> kStatuses = {
+    "ok", "verify_failed", "implausible", "unsupported", "error", "crashed", "timeout", "oom"};
 
 class ResultRow {
  public:

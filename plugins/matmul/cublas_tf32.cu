@@ -24,4 +24,4 @@ struct CublasTf32 {
 
 KBENCH_PLUGIN(kb::matmul::Problem, CublasTf32, kb::DTypes<float>,
               {"matmul/cublas_tf32", "1", "cublasSgemm on TF32 tensor cores (float32 accumulation)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})

@@ -25,4 +25,4 @@ struct Naive {
 KBENCH_PLUGIN(kb::matmul::Problem, Naive, kb::FloatDTypes,
               {"matmul/naive", "1",
                "one thread per entry, 2D blocks tile C (seed 001 by block, seed 003 1.0)",
-               KB_DEVICE_CUDA, 0, "", kb::matmul::accepts_2d_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})

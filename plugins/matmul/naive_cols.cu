@@ -29,4 +29,4 @@ KBENCH_PLUGIN(kb::matmul::Problem, NaiveCols, kb::FloatDTypes,
               {"matmul/naive_cols", "1",
                "one thread per entry, x*y*z threads per block down the columns of C (seed 001 by "
                "column)",
-               KB_DEVICE_CUDA})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT})

@@ -34,4 +34,4 @@ struct NaiveKahan {
 KBENCH_PLUGIN(kb::matmul::Problem, NaiveKahan, kb::FloatDTypes,
               {"matmul/naive_kahan", "1",
                "matmul/naive with a Kahan-compensated inner product (seed 003 accuracy step)",
-               KB_DEVICE_CUDA, 0, "", kb::matmul::accepts_2d_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})

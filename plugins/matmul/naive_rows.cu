@@ -28,4 +28,4 @@ struct NaiveRows {
 KBENCH_PLUGIN(kb::matmul::Problem, NaiveRows, kb::FloatDTypes,
               {"matmul/naive_rows", "1",
                "one thread per entry, x*y*z threads per block along the rows of C (seed 001 by row)",
-               KB_DEVICE_CUDA})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT})

@@ -174,4 +174,4 @@ struct RegBlock {
 KBENCH_PLUGIN(kb::matmul::Problem, RegBlock, kb::FloatDTypes,
               {"matmul/regblock", "1",
                "128x128 block tiles, 8x8 register tiles per thread, double-buffered shared memory",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, "", accepts})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, "", accepts})

@@ -34,4 +34,4 @@ struct RowShared {
 KBENCH_PLUGIN(kb::matmul::Problem, RowShared, kb::FloatDTypes,
               {"matmul/row_shared", "1",
                "a block per row of C, the row of A in shared memory (seed 003 2.0)",
-               KB_DEVICE_CUDA, 0, "", kb::matmul::accepts_row_in_shared})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_row_in_shared})

@@ -16,4 +16,4 @@ struct Tiled {
 KBENCH_PLUGIN(kb::matmul::Problem, Tiled, kb::FloatDTypes,
               {"matmul/tiled", "1",
                "square shared-memory tiles of the block's size, zero-filled edges (seed 001/003)",
-               KB_DEVICE_CUDA, 0, "", kb::matmul::accepts_square_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})

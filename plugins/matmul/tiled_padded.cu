@@ -17,5 +17,5 @@ struct TiledPadded {
 
 KBENCH_PLUGIN(kb::matmul::Problem, TiledPadded, kb::FloatDTypes,
               {"matmul/tiled_padded", "1",
-               "matmul/tiled with tiles padded to tile+1 columns (seed 001)", KB_DEVICE_CUDA, 0,
-               "", kb::matmul::accepts_square_block})
+               "matmul/tiled with tiles padded to tile+1 columns (seed 001)", KB_DEVICE_CUDA,
+               KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})

@@ -61,4 +61,4 @@ struct Cub {
 
 KBENCH_PLUGIN(kb::reduce::Problem, Cub, kb::AllDTypes,
               {"reduce/cub", "1", "cub::DeviceReduce::Sum / TransformReduce (squares)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})

@@ -117,4 +117,4 @@ KBENCH_PLUGIN(kb::reduce::Problem, Fast, kb::AllDTypes,
               {"reduce/fast", "2",
                "16-byte loads, 4 in flight per thread, one wave of 1024-thread blocks, warp "
                "shuffles; integers finish with one atomic, floats in the last block",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})

@@ -76,4 +76,5 @@ struct Kahan {
 KBENCH_PLUGIN(kb::reduce::Problem, Kahan, kb::FloatDTypes,
               {"reduce/kahan", "1",
                "compensated (Kahan/TwoSum) float sum: every rounding error carried along",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})

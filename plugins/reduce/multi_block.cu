@@ -51,5 +51,5 @@ KBENCH_PLUGIN(kb::reduce::Problem, MultiBlock, kb::AllDTypes,
               {"reduce/multi_block", "1",
                "strided over a grid; thread 0 adds each block, the host adds the blocks "
                "(seed 003 versions 3.0-4.0)",
-               KB_DEVICE_CUDA, KB_FLAG_SYNCHRONIZES, kb::reduce::kOps,
+               KB_DEVICE_CUDA, KB_FLAG_SYNCHRONIZES | KB_FLAG_MATH_SIMT, kb::reduce::kOps,
                kb::reduce::accepts_1d_block})

@@ -24,4 +24,4 @@ struct OneBlockStrided {
 KBENCH_PLUGIN(kb::reduce::Problem, OneBlockStrided, kb::AllDTypes,
               {"reduce/one_block_strided", "1",
                "one block striding by its size: coalesced (seed 003 version 2.0)", KB_DEVICE_CUDA,
-               0, kb::reduce::kOps, kb::reduce::accepts_1d_block})
+               KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})

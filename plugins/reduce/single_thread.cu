@@ -39,4 +39,5 @@ struct SingleThread {
 KBENCH_PLUGIN(kb::reduce::Problem, SingleThread, kb::AllDTypes,
               {"reduce/single_thread", "1",
                "one GPU thread adds all n in order, <<<1,1>>> (seed 003 first version)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps, accepts})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, accepts})

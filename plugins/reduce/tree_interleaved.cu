@@ -34,4 +34,5 @@ KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
               {"reduce/tree_interleaved", "1",
                "shared-memory tree, interleaved pairs picked by a mask: divergent warps, bank "
                "conflicts (seed 003 version 5.0)",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})

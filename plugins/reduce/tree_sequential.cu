@@ -33,4 +33,5 @@ KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
               {"reduce/tree_sequential", "1",
                "shared-memory tree, sequential addressing: no divergence within warps, no bank "
                "conflicts (seed 003)",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})

@@ -44,4 +44,5 @@ struct Strategy : GridReduce<T> {
 KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
               {"reduce/tree_unrolled", "1",
                "sequential tree unrolled for a compile-time block size (seed 003 last version)",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})

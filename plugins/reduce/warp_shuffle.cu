@@ -19,4 +19,5 @@ struct Strategy : GridReduce<T> {
 KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
               {"reduce/warp_shuffle", "1",
                "warp shuffles instead of a shared-memory tree; shared memory only between warps",
-               KB_DEVICE_CUDA, 0, kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})
+               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
+               kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})

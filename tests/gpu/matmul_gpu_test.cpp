@@ -35,6 +35,7 @@ const std::vector<Plugin> kPlugins = {
     {"matmul/regblock", {"-"}},
     {"matmul/cublas", {"-"}},
     {"matmul/cublas_tf32", {"-"}, /*float64=*/false},
+    {"matmul/cublas_bf16", {"-"}, /*float64=*/false},
 };
 
 std::string join(const std::vector<std::string>& items) {

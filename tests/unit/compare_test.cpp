@@ -121,12 +121,89 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
   EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
 }
 
-TEST(Compare, DevicesSharingANameAreToldApartByUuid) {
+TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJouleByTheBound) {
+  ResultRow h100 = make_row(on("NVIDIA H100", "GPU-1")), h200 = make_row(on("NVIDIA H200", "GPU-2"));
+  for (ResultRow* row : {&h100, &h200}) {
+    row->set("peak", "copy");
+    row->set("bytes", "2000000000");  // 2 GB per launch, past any L2
+    row->set("flops", "500000000");
+  }
+  h100.set("energy_j", "0.5");
+  h100.set("gb_per_j", "4.000");
+  h100.set("gflop_per_j", "1.000");
+  h200.set("energy_j", "0.4");
+  h200.set("gb_per_j", "5.000");
+  h200.set("gflop_per_j", "1.250");
+  const auto energy = compare({h100, h200}, {CompareBy::gpu, Metric::energy, ""});
+  EXPECT_DOUBLE_EQ(energy.tables[0].rows[0].cells[1].value, 0.4);
+  EXPECT_DOUBLE_EQ(*energy.tables[0].rows[0].cells[1].speedup, 1.25);  // less energy: better
+  // A memory-bound case is worth its bytes per joule.
+  const auto efficiency = compare({h100, h200}, {CompareBy::gpu, Metric::efficiency, ""});
+  EXPECT_DOUBLE_EQ(efficiency.tables[0].rows[0].cells[0].value, 4.0);
+  EXPECT_DOUBLE_EQ(*efficiency.tables[0].rows[0].cells[1].speedup, 1.25);
+  // A compute-bound one its flops.
+  h100.set("peak", "fp32");
+  h100.set("flops", "10000000000");
+  EXPECT_EQ(metric_value(h100, Metric::efficiency), 1.0);
+}
+
+TEST(Compare, ByDeviceTellsCardsSharingANameApartByUuid) {
   const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
                                    make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
-                                  {CompareBy::gpu, Metric::time, ""});
+                                  {CompareBy::device, Metric::time, ""});
   EXPECT_EQ(comparison.tables[0].columns,
             (std::vector<std::string>{"NVIDIA H200 GPU-11111111", "NVIDIA H200 GPU-22222222"}));
+}
+
+TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
+  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                                   make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
+                                   make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
+                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))},
+                                  {CompareBy::gpu, Metric::time, ""});
+  const PivotTable& table = comparison.tables.front();
+  ASSERT_EQ(table.columns, (std::vector<std::string>{"NVIDIA H100", "NVIDIA H200"}));
+  EXPECT_EQ(table.cards, (std::vector<std::size_t>{3, 1}));
+  const PivotCell& h100 = table.rows[0].cells[0];
+  EXPECT_DOUBLE_EQ(h100.value, 104);
+  EXPECT_EQ(h100.cards, 3u);
+  EXPECT_DOUBLE_EQ(h100.spread, 10.0 / 104);
+  EXPECT_DOUBLE_EQ(h100.noise, 5.0 / 104);  // half the spread: more than the rows' 0.5%
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[1].speedup, 2.0);
+}
+
+TEST(Compare, TheSpreadBetweenCardsIsNoise) {
+  // 4% apart: inside the H100 cards' spread of 10%, so not a finding.
+  auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                             make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
+                             make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
+                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))},
+                            {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
+  // The same rows by device: each card against the first, inside its rows' noise alone.
+  comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))},
+                       {CompareBy::device, Metric::time, ""});
+  EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
+}
+
+TEST(Compare, EachCardCountsWithItsLatestRowAndFailedCardsAreLeftOut) {
+  Case old = on("NVIDIA H100", "GPU-1", with({}, "1", "500")), latest = old;
+  old.timestamp = "2026-01-01T00:00:00Z";
+  latest.timestamp = "2026-01-02T00:00:00Z";
+  latest.median_us = "100";
+  Case crashed = on("NVIDIA H100", "GPU-2", with({}, "1", "1"));
+  crashed.status = "crashed";
+  const auto comparison = compare({make_row(latest), make_row(old), make_row(crashed)},
+                                  {CompareBy::gpu, Metric::time, ""});
+  const PivotCell& cell = comparison.tables[0].rows[0].cells[0];
+  EXPECT_EQ(cell.state, PivotCell::State::ok);
+  EXPECT_DOUBLE_EQ(cell.value, 100);
+  EXPECT_EQ(cell.cards, 1u);
+  // With no card passing, the cell is the latest failure.
+  const auto failed = compare({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))},
+                              {CompareBy::gpu, Metric::time, ""});
+  EXPECT_EQ(failed.tables[0].rows[0].cells[0].status, "crashed");
 }
 
 TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
@@ -169,28 +246,38 @@ TEST(Compare, NaturalOrderSortsNumbersByValue) {
   EXPECT_FALSE(natural_less("8192x8192", "8192x4096"));
 }
 
+// The cases' rows written through the results store into a fresh folder, removed with it.
+class ResultsFile {
+ public:
+  explicit ResultsFile(const std::vector<Case>& cases)
+      : folder_(boost::filesystem::temp_directory_path() /
+                boost::filesystem::unique_path("kbench-compare-%%%%-%%%%")),
+        path_((folder_ / "results.csv").string()) {
+    ResultsStore store(path_);
+    for (const auto& c : cases) store.append(make_row(c));
+  }
+  ~ResultsFile() { boost::filesystem::remove_all(folder_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  boost::filesystem::path folder_;
+  std::string path_;
+};
+
 // The output test: a CSV written through the results store, `kbench compare` run on it, and its
 // markdown locked line for line.
 TEST(CompareOutput, MarkdownByGpu) {
-  namespace fs = boost::filesystem;
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-compare-%%%%-%%%%");
-  const std::string csv = (folder / "results.csv").string();
-  {
-    ResultsStore store(csv);
-    const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-    store.append(make_row(with(h100, "1024", "100")));
-    store.append(make_row(with(h200, "1024", "60")));
-    store.append(make_row(with(h100, "2048", "400")));
-    store.append(make_row(with(h200, "2048", "398")));  // 0.5% apart: inside 1% of noise
-    store.append(make_row(with(h100, "4096", "1600")));
-  }
-  const auto run = kbtest::kbench({"compare", csv, "--by", "gpu"});
-  fs::remove_all(folder);
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  const ResultsFile csv({with(h100, "1024", "100"), with(h200, "1024", "60"),
+                         with(h100, "2048", "400"),
+                         with(h200, "2048", "398"),  // 0.5% apart: inside 1% of noise
+                         with(h100, "4096", "1600")});
+  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_EQ(run.output,
             "Each cell: the median time (us) of the case's latest row, and in parentheses the "
-            "speed-up vs the baseline GPU (> 1 = better; ~ = inside the measured noise). — = no "
-            "row; a status = the case did not pass.\n"
+            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — "
+            "= no row; a status = the case did not pass.\n"
             "\n"
             "| family         | plugin         | dtype   | shape | block | NVIDIA H100 (baseline) |    NVIDIA H200 |\n"
             "|----------------|----------------|---------|-------|-------|-----------------------:|---------------:|\n"
@@ -207,12 +294,61 @@ TEST(CompareOutput, MarkdownByGpu) {
             "| transpose/fast |               baseline |       1.29x |\n");
 }
 
+TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
+  const ResultsFile csv({on("NVIDIA H100", "GPU-1", with({}, "1024", "100")),
+                         on("NVIDIA H100", "GPU-2", with({}, "1024", "102")),
+                         on("NVIDIA H200", "GPU-3", with({}, "1024", "70"))});
+  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
+  const auto csv_run = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--format", "csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output,
+            "Each cell: the median time (us) of the case's latest row, and in parentheses the "
+            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — = "
+            "no row; a status = the case did not pass. Where a column ran on several cards: the "
+            "median over each card's latest row, ± half the range between the cards (counted in "
+            "the noise).\n"
+            "\n"
+            "| family         | plugin         | dtype   | shape | block | NVIDIA H100, 2 cards (baseline) |   NVIDIA H200 |\n"
+            "|----------------|----------------|---------|-------|-------|--------------------------------:|--------------:|\n"
+            "| transpose      | transpose/fast | float32 | 1024  | -     |                    101.0 ±0.99% | 70.00 (1.44x) |\n"
+            "| geometric mean |                |         |       |       |                        baseline |         1.44x |\n"
+            "\n"
+            "Geometric mean of the speed-up per plugin, over the cases it shares with the "
+            "baseline:\n"
+            "\n"
+            "| plugin         | NVIDIA H100, 2 cards (baseline) | NVIDIA H200 |\n"
+            "|----------------|--------------------------------:|------------:|\n"
+            "| transpose/fast |                        baseline |       1.44x |\n");
+  ASSERT_EQ(csv_run.exit_code, 0) << csv_run.output;
+  EXPECT_EQ(csv_run.output.substr(0, csv_run.output.find('\n')),
+            "row,family,plugin,dtype,shape,block,NVIDIA H100 median_us,NVIDIA H100 speedup,"
+            "NVIDIA H100 within_noise,NVIDIA H100 cards,NVIDIA H100 spread,NVIDIA H200 median_us,"
+            "NVIDIA H200 speedup,NVIDIA H200 within_noise,NVIDIA H200 cards,NVIDIA H200 spread");
+  EXPECT_NE(csv_run.output.find("case,transpose,transpose/fast,float32,1024,-,101,,,2,0.0198,70,"
+                                "1.4429,0,1,0.0000\n"),
+            std::string::npos)
+      << csv_run.output;
+}
+
+TEST(CompareOutput, EnergyIsAbsentFromFilesWithoutTheEnergyColumns) {
+  const ResultsFile csv({on("NVIDIA H100", "GPU-1"), on("NVIDIA H200", "GPU-2")});
+  const auto energy = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "energy"});
+  const auto efficiency =
+      kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "efficiency"});
+  EXPECT_EQ(energy.exit_code, 2);
+  EXPECT_EQ(energy.output, "kbench: error: no ok row reports energy_j\n");
+  EXPECT_EQ(efficiency.output, "kbench: error: no ok row reports efficiency\n");
+}
+
 TEST(CompareOutput, BadInputIsOneLine) {
   const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
+  const auto metric = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu", "--metric", "watts"});
+  EXPECT_EQ(metric.output, "kbench: error: unknown --metric 'watts' (time, gbps, gflops, energy or "
+                           "efficiency)\n");
   const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
-  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, run or plugin)\n");
+  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, device, run or plugin)\n");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
-// `kbench report` end to end: a small CSV written through the results store, the real executable
-// run on it, report.md read back, and the PNGs checked where gnuplot is installed.
+// `kbench report` end to end: a small CSV of two GPU models written through the results store,
+// the real executable run on it, report.md read back, and the PNGs checked where gnuplot is
+// installed.
+#include "support/case_rows.hpp"
 #include "support/kbench_process.hpp"
 
 #include "results_store.hpp"
@@ -11,32 +13,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace {
 
 namespace fs = boost::filesystem;
-
-kb::ResultRow row(const std::string& gpu, const std::string& plugin, const std::string& shape,
-                  double gbps, double gflops = 0) {
-  kb::ResultRow r;
-  r.set("timestamp_utc", "2026-01-01T00:00:00Z");
-  r.set("run_id", "run-" + gpu);
-  r.set("gpu_name", gpu);
-  r.set("gpu_uuid", "GPU-" + gpu);
-  r.set("copy_gbps", gpu == "H100" ? "3000" : "4000");
-  r.set("family", plugin.substr(0, plugin.find('/')));
-  r.set("plugin", plugin);
-  r.set("dtype", "float32");
-  r.set("shape", shape);
-  r.set("block", "-");
-  r.set("cache", "hot");
-  r.set("status", "ok");
-  r.set("median_us", std::to_string(1e6 / gbps));
-  r.set("noise", "0.001");
-  r.set("gbps", std::to_string(gbps));
-  if (gflops > 0) r.set("gflops", std::to_string(gflops));
-  return r;
-}
+using kbtest::CaseSpec;
+using kbtest::Card;
+using kbtest::case_row;
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path.string());
@@ -45,20 +29,40 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
+// The lines of `text` from the one starting with `first` up to the next blank line.
+std::string block_from(const std::string& text, const std::string& first) {
+  const auto start = text.find(first);
+  if (start == std::string::npos) return "";
+  const auto end = text.find("\n\n", start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start + 1);
+}
+
 class ReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
     folder_ = fs::temp_directory_path() / fs::unique_path("kbench-report-%%%%-%%%%");
     csv_ = (folder_ / "results.csv").string();
     kb::ResultsStore store(csv_);
-    for (const std::string gpu : {"H100", "H200"}) {
-      const double speed = gpu == "H100" ? 1.0 : 1.5;
-      store.append(row(gpu, "transpose/copy", "1024x1024", 2800 * speed));
-      store.append(row(gpu, "transpose/copy", "4096x4096", 2900 * speed));
-      store.append(row(gpu, "transpose/fast", "1024x1024", 1400 * speed));
-      store.append(row(gpu, "transpose/fast", "4096x4096", 2320 * speed));
-      store.append(row(gpu, "matmul/cublas", "512x512x512", 100, 40000 * speed));
-      store.append(row(gpu, "matmul/tiled", "512x512x512", 10, 4000 * speed));
+    // Two H100 cards and one H200 with 1.4x their copy bandwidth.
+    const Card h100a{"H100", "GPU-a", 3000}, h100b{"H100", "GPU-b", 3000}, h200{"H200", "GPU-c", 4200};
+    const double bytes = 536870912;  // a float32 8192x8192 transpose: read and written, past the L2
+    for (const auto& [card, speed] : {std::pair{h100a, 1.0}, {h100b, 1.0}, {h200, 1.4}}) {
+      store.append(case_row(card, {"transpose/copy", "float32", "4096x4096", 48 / speed, bytes / 4}));
+      store.append(case_row(card, {"transpose/copy", "float32", "8192x8192", 180 / speed, bytes}));
+      store.append(case_row(card, {"transpose/fast", "float32", "4096x4096", 60 / speed, bytes / 4}));
+      // The fast transpose gains 1.2x where the copy gains 1.4x.
+      store.append(case_row(card, {"transpose/fast", "float32", "8192x8192",
+                                   card.uuid == "GPU-c" ? 200 / 1.2 : 200, bytes}));
+      store.append(case_row(card, {"matmul/cublas", "float32", "4096x4096x4096", 2700, 201326592,
+                                   137438953472, "fp32"}));
+      store.append(case_row(card, {"matmul/cublas", "float32", "2048x2048x2048", 400, 50331648,
+                                   17179869184, "fp32"}));
+      store.append(case_row(card, {"matmul/tiled", "float32", "4096x4096x4096", 22000, 201326592,
+                                   137438953472, "fp32", "", "16x16"}));
+      store.append(case_row(card, {"matmul/tiled", "float32", "2048x2048x2048", 2900, 50331648,
+                                   17179869184, "fp32", "", "16x16"}));
+      store.append(case_row(card, {"hello/record", "none", "5", 26, 640, 0, "copy", "", "2x2",
+                                   "sms=5;max_resident=5"}));
     }
   }
   void TearDown() override { fs::remove_all(folder_); }
@@ -67,51 +71,94 @@ class ReportTest : public ::testing::Test {
   std::string csv_;
 };
 
-TEST_F(ReportTest, WritesTheHeadlineTablesAndPlots) {
+TEST_F(ReportTest, LeadsWithTheModelsTheBestPerFamilyTheScalingAndTheRoofline) {
   const fs::path out = folder_ / "report";
   const auto run = kbtest::kbench({"report", csv_, "-o", out.string()});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string md = read_file(out / "report.md");
-  EXPECT_NE(md.find("## transpose"), std::string::npos) << md;
-  EXPECT_NE(md.find("## matmul"), std::string::npos) << md;
-  EXPECT_NE(md.find("## GPU vs GPU"), std::string::npos) << md;
-  // The best transpose at 4096x4096 on the H200: 3480 GB/s, 0.8 of the copy at that size.
-  EXPECT_NE(md.find("| float32 | 4096x4096 | H200 | transpose/fast | -     | 3480 |"),
-            std::string::npos) << md;
-  EXPECT_NE(md.find("0.800 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| transpose/fast |       1.50x |"), std::string::npos) << md;
-  for (const char* plot : {"transpose_float32_h200", "matmul_float32_h100", "gpu_ratio"}) {
-    EXPECT_NE(md.find(std::string("(") + plot + ".png)"), std::string::npos) << plot;
-    EXPECT_TRUE(fs::exists(out / (std::string(plot) + ".gp"))) << plot;
-    EXPECT_TRUE(fs::exists(out / (std::string(plot) + ".dat"))) << plot;
+  // The lead page comes first, in this order; the details after it.
+  std::size_t at = 0;
+  for (const char* heading : {"## GPU models", "## Best per family", "## Scaling: H200 vs H100",
+                              "## Roofline", "# Details", "## GPU cards", "## Scaling per case",
+                              "## hello", "## matmul", "## transpose"}) {
+    const auto found = md.find(std::string("\n") + heading + "\n", at);
+    ASSERT_NE(found, std::string::npos) << heading << " after offset " << at << "\n" << md;
+    at = found;
   }
+  EXPECT_NE(md.find("27 rows from 3 run(s) on 2 GPU model(s), 3 card(s)."), std::string::npos) << md;
+  EXPECT_EQ(block_from(md, "| GPU model | compute"),
+            "| GPU model | compute capability | SMs | cards | SM clock (MHz) | FP32 peak (GFLOP/s) | theoretical GB/s | measured copy GB/s | runs | rows |\n"
+            "|-----------|--------------------|----:|------:|---------------:|--------------------:|-----------------:|-------------------:|-----:|-----:|\n"
+            "| H100      | 9.0                | 132 |     2 |           1980 |               66908 |                — |   3000 (3000–3000) |    2 |   18 |\n"
+            "| H200      | 9.0                | 132 |     1 |           1980 |               66908 |                — |               4200 |    1 |    9 |\n");
+  // The fast transpose reaches 2684 / 3000 GB/s on the H100 (its copy reaches 2983).
+  EXPECT_NE(md.find("| transpose | H100      | transpose/fast | float32 8192x8192      | -     |    2684 GB/s |   0.895 |"),
+            std::string::npos) << block_from(md, "| family ");
+  // The plugin that did not scale as predicted is listed first: the fast transpose gained 1.4x
+  // at 4096x4096 and 1.2x at 8192x8192, 1.30x over both against the copy bandwidth's 1.40x.
+  EXPECT_EQ(block_from(md, "| plugin         | bound"),
+            "| plugin         | bound  | scaled       | cases | measured | predicted | efficiency | largest case                  | its measured | its efficiency |\n"
+            "|----------------|--------|--------------|------:|---------:|----------:|-----------:|-------------------------------|-------------:|---------------:|\n"
+            "| transpose/fast | memory | below        |     2 |    1.30x |     1.40x |      0.926 | float32 8192x8192             |        1.20x |          0.857 |\n"
+            "| transpose/copy | memory | as predicted |     2 |    1.40x |     1.40x |      1.000 | float32 8192x8192             |        1.40x |          1.000 |\n"
+            "| matmul/cublas  | fp32   | as predicted |     2 |    1.00x |     1.00x |      1.000 | float32 4096x4096x4096        |       ~1.00x |          1.000 |\n"
+            "| matmul/tiled   | fp32   | as predicted |     2 |    1.00x |     1.00x |      1.000 | float32 4096x4096x4096 @16x16 |       ~1.00x |          1.000 |\n"
+            "| hello/record   | L2     | —            |     1 |    1.00x |         — |          — | none 5 @2x2                   |       ~1.00x |              — |\n");
+  EXPECT_NE(md.find("memory-bound 1.40x (measured copy bandwidth, 4200 / 3000 GB/s)"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("Not drawn, as their cases do no arithmetic (flops = 0): hello/record, "
+                    "transpose/copy, transpose/fast."),
+            std::string::npos) << md;
+  // hello is measured by the time of a launch, not by a bandwidth.
+  const std::string hello = md.substr(md.find("\n## hello\n"), md.find("\n## matmul\n") - md.find("\n## hello\n"));
+  EXPECT_NE(hello.find("us per launch"), std::string::npos) << hello;
+  EXPECT_NE(hello.find("sms=5;max_resident=5"), std::string::npos) << hello;
+  EXPECT_EQ(hello.find("GB/s"), std::string::npos) << hello;
+  // One PNG per family and model, the roofline, the scaling: nothing per card.
+  const std::vector<std::string> plots = {"roofline", "scaling_h200", "matmul_h100", "matmul_h200",
+                                          "transpose_h100", "transpose_h200"};
+  for (const auto& plot : plots) {
+    EXPECT_NE(md.find("(" + plot + ".png)"), std::string::npos) << plot;
+    EXPECT_TRUE(fs::exists(out / (plot + ".gp"))) << plot;
+    EXPECT_TRUE(fs::exists(out / (plot + ".dat"))) << plot;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()),
+            static_cast<std::ptrdiff_t>(1 + 3 * plots.size()));
   if (run.output.find("gnuplot is not installed") != std::string::npos) {
     GTEST_SKIP() << "gnuplot is not installed: the PNGs are not drawn (scripts/install-deps.sh "
                     "installs gnuplot-nox)";
   }
-  for (const char* plot : {"transpose_float32_h200", "matmul_float32_h100", "gpu_ratio"}) {
-    const fs::path png = out / (std::string(plot) + ".png");
+  for (const auto& plot : plots) {
+    const fs::path png = out / (plot + ".png");
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_EQ(read_file(png).substr(1, 3), "PNG") << png;
   }
 }
 
-TEST_F(ReportTest, GpusAreComparedWithTheOneWithMostCasesAndOnlyWhereTheyShareOne) {
+TEST_F(ReportTest, WithEnergyTheBestCaseSaysWhatItDidPerJoule) {
   {
     kb::ResultsStore store(csv_);
-    // First in sorted order, but with one case, which no other GPU ran.
-    store.append(row("A100", "transpose/copy", "8192x8192", 1500));
+    // The same case again, later, on each card: now with an energy window (and only there).
+    for (const auto& [uuid, name, gb_per_j] :
+         {std::tuple{"GPU-a", "H100", "9.000"}, {"GPU-b", "H100", "11.00"}, {"GPU-c", "H200", "14.00"}}) {
+      kb::ResultRow row = case_row({name, uuid, name == std::string("H100") ? 3000.0 : 4200.0},
+                                   {"transpose/fast", "float32", "8192x8192",
+                                    name == std::string("H100") ? 200 : 200 / 1.2, 536870912},
+                                   "2026-01-02T00:00:00Z");
+      row.set("energy_j", "0.05");
+      row.set("gb_per_j", gb_per_j);
+      store.append(row);
+    }
   }
   const fs::path out = folder_ / "report";
-  const auto run = kbtest::kbench({"report", csv_, "-o", out.string()});
+  const auto run = kbtest::kbench({"report", csv_, "-o", out.string(), "--family", "transpose"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::string md = read_file(out / "report.md");
-  EXPECT_NE(md.find("| H200 / H100 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| A100 "), std::string::npos) << "listed among the devices";
-  EXPECT_EQ(md.find("A100 / "), std::string::npos) << md;
-  EXPECT_EQ(md.find(" / A100"), std::string::npos) << md;
-  EXPECT_EQ(read_file(out / "gpu_ratio.dat").find("\t-\t"), std::string::npos)
-      << read_file(out / "gpu_ratio.dat");
+  // The H100's: the median of its two cards, 9 and 11 GB/J.
+  EXPECT_EQ(block_from(read_file(out / "report.md"), "| family "),
+            "| family    | GPU model | best plugin    | case              | block |     value | of roof |  per joule |\n"
+            "|-----------|-----------|----------------|-------------------|-------|----------:|--------:|-----------:|\n"
+            "| transpose | H100      | transpose/fast | float32 8192x8192 | -     | 2684 GB/s |   0.895 | 10.00 GB/J |\n"
+            "| transpose | H200      | transpose/fast | float32 8192x8192 | -     | 3221 GB/s |   0.767 | 14.00 GB/J |\n");
 }
 
 TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
@@ -123,8 +170,8 @@ TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("gnuplot is not installed"), std::string::npos) << run.output;
   EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
-  EXPECT_TRUE(fs::exists(out / "matmul_float32_h100.gp"));
-  EXPECT_FALSE(fs::exists(out / "matmul_float32_h100.png"));
+  EXPECT_TRUE(fs::exists(out / "matmul_h100.gp"));
+  EXPECT_FALSE(fs::exists(out / "matmul_h100.png"));
 }
 
 TEST_F(ReportTest, NeedsAnOutputFolder) {

@@ -201,4 +201,18 @@ TEST(RunCommand, ColdCacheIsRecordedAsTheCacheMode) {
   EXPECT_EQ(run.rows[0].at("cache"), "cold");
 }
 
+TEST(RunCommand, APlainCPluginWhoseVerifyPassesNothingIsAFailedVerification) {
+  const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("plain_c"), "--family",
+                           "plain_c", "--sizes", "1000", "--dtypes", "int32", "--max-time", "0.02"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  std::map<std::string, kbtest::Row> by_plugin;
+  for (const auto& row : run.rows) by_plugin[row.at("plugin")] = row;
+  ASSERT_EQ(by_plugin.size(), 2u) << run.output;
+  EXPECT_EQ(by_plugin["plain_c/none"].at("status"), "ok");
+  EXPECT_EQ(by_plugin["plain_c/none"].at("timing"), "host");
+  EXPECT_EQ(by_plugin["plain_c/passed_zero"].at("status"), "verify_failed");
+  EXPECT_EQ(by_plugin["plain_c/passed_zero"].at("message"),
+            "verification failed: verify returned KB_OK with passed = 0");
+}
+
 }  // namespace

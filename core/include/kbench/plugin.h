@@ -69,6 +69,16 @@ typedef enum kb_dtype {
                                               stream back to hide launch latency, and times the
                                               launch call as it is */
 
+/* The arithmetic a plugin's flops run on (at most one of these): the peak its GFLOP/s are held to,
+ * both for fraction_of_peak and for the plausibility check that calls a rate above that peak
+ * `implausible`. A plugin that sets none is held to the SIMT peak of its data type for
+ * fraction_of_peak, but never called implausible on its FLOP/s alone (it may use tensor cores). */
+#define KB_FLAG_MATH_SIMT (1u << 2) /* CUDA cores at the data type's own precision (FMA) */
+#define KB_FLAG_MATH_TF32 (1u << 3) /* tensor cores, TF32 operands */
+#define KB_FLAG_MATH_BF16 (1u << 4) /* tensor cores, BF16 operands */
+#define KB_FLAG_MATH_FP16 (1u << 5) /* tensor cores, FP16 operands */
+#define KB_FLAG_MATH_MASK (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16)
+
 #define KB_MESSAGE_CAPACITY 1024
 #define KB_METRICS_CAPACITY 512
 
@@ -145,12 +155,15 @@ typedef struct KernelPlugin {
 
   /* Enqueues exactly one execution on `stream` and returns without synchronising (host plugins
    * run synchronously). Idempotent: two launches leave the same output as one, so any
-   * accumulator is reset inside launch. No allocation, no host-device copy of inputs. */
+   * accumulator is reset inside launch. No allocation, no host-device copy of inputs. All of its
+   * device work goes on `stream`: the runner's events are recorded there, and it checks (by
+   * capturing one launch) that the work is really there. */
   kb_status (*launch)(void* state, void* stream, kb_launch_config* config, kb_message* msg);
 
   /* Called after the runner synchronised the stream following a launch. Returns KB_OK when the
    * output is right, KB_VERIFY_FAILED when it is wrong (the details in result), another status
-   * when it could not check. */
+   * when it could not check. The runner also records KB_OK with result->passed == 0 as a failed
+   * verification. */
   kb_status (*verify)(void* state, kb_verification* result, kb_message* msg);
 
   /* Frees everything setup allocated. Never fails. */

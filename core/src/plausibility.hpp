@@ -1,0 +1,45 @@
+// The checks a timed case passes before its row may say `ok`. A figure no device can produce (a
+// bandwidth above the memory's, a FLOP/s above the peak of the plugin's math, a GPU time that
+// explains only a fraction of the host's wall time, a launch that put no work on its stream)
+// makes the row `implausible`; timings of one case that disagree with each other beyond what
+// launch overhead explains give the row a note. Pure functions over numbers, so each rule is
+// tested on synthetic figures.
+#pragma once
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// What the worker measured of one case (NaN: not measured).
+struct CaseTimings {
+  double median_us = NAN;       // the samples' median
+  double batch_us = NAN;        // per launch, launches back to back without the blocking kernel
+  double enqueue_us = NAN;      // host time to enqueue one launch in that batch
+  double host_us = NAN;         // host wall time of one launch plus a device-wide synchronise
+  int kernels = 0;              // kernels one launch enqueued, as the plugin said (0: unknown)
+  // Operations one captured launch put on the stream it was given; none when not checked.
+  std::optional<long long> captured_operations;
+};
+
+// What one launch claims to do, and what the device can do at most.
+struct CaseLimits {
+  double bytes = 0, flops = 0;
+  bool cold = false;               // L2 flushed before every sample
+  double dram_gbps = 0;            // theoretical memory bandwidth
+  double l2_bytes = 0;
+  double load_store_gbps = 0;      // the SMs' load/store rate
+  double math_peak_gflops = 0;     // the declared math's peak; 0: not declared, not judged
+  std::string math;                // its name, for the message
+};
+
+struct PlausibilityVerdict {
+  std::string implausible;         // empty, or the failed check, named, with the figures
+  std::vector<std::string> notes;  // disagreements that leave the status as it is
+};
+
+PlausibilityVerdict check_plausibility(const CaseTimings& timings, const CaseLimits& limits);
+
+}  // namespace kb

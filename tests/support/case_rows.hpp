@@ -1,0 +1,55 @@
+// Synthetic results rows for the report and scaling tests: one case on one card, with the columns
+// the pivots, the scaling and the roofline read (GB/s and GFLOP/s follow from bytes, flops and
+// the median, as the runner writes them).
+#pragma once
+
+#include "result_schema.hpp"
+
+#include <string>
+
+namespace kbtest {
+
+struct Card {
+  std::string name, uuid;
+  double copy_gbps = 0;
+  std::string l2_bytes = "52428800";  // 50 MiB, an H100's
+};
+
+struct CaseSpec {
+  std::string plugin, dtype = "float32", shape;
+  double median_us = 0, bytes = 0, flops = 0;
+  std::string peak = "copy", op = "", block = "-", metrics = "";
+};
+
+inline kb::ResultRow case_row(const Card& card, const CaseSpec& c,
+                              const std::string& timestamp = "2026-01-01T00:00:00Z") {
+  kb::ResultRow r;
+  r.set("timestamp_utc", timestamp);
+  r.set("run_id", "run-" + card.uuid);
+  r.set("gpu_name", card.name);
+  r.set("gpu_uuid", card.uuid);
+  r.set("compute_capability", "9.0");
+  r.set("sm_count", "132");
+  r.set("l2_bytes", card.l2_bytes);
+  r.set("copy_gbps", std::to_string(card.copy_gbps));
+  r.set("sm_clock_mhz", "1980");
+  r.set("family", c.plugin.substr(0, c.plugin.find('/')));
+  r.set("plugin", c.plugin);
+  r.set("dtype", c.dtype);
+  r.set("op", c.op);
+  r.set("shape", c.shape);
+  r.set("block", c.block);
+  r.set("cache", "hot");
+  r.set("status", "ok");
+  r.set("median_us", std::to_string(c.median_us));
+  r.set("noise", "0.001");
+  if (c.bytes > 0) r.set("gbps", std::to_string(c.bytes / c.median_us / 1e3));
+  if (c.flops > 0) r.set("gflops", std::to_string(c.flops / c.median_us / 1e3));
+  r.set("peak", c.peak);
+  r.set("bytes", std::to_string(c.bytes));
+  r.set("flops", std::to_string(c.flops));
+  r.set("metrics", c.metrics);
+  return r;
+}
+
+}  // namespace kbtest

@@ -1,0 +1,65 @@
+// GPU models: the cards of one name and compute capability pooled, oldest model first.
+#include "gpu_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kb {
+namespace {
+
+ResultRow card_row(const std::string& name, const std::string& cc, const std::string& uuid,
+                   const std::string& copy_gbps, const std::string& timestamp = "2026-01-01",
+                   const std::string& clock = "1980") {
+  ResultRow row;
+  row.set("timestamp_utc", timestamp);
+  row.set("run_id", "run-" + uuid);
+  row.set("gpu_name", name);
+  row.set("gpu_uuid", uuid);
+  row.set("compute_capability", cc);
+  row.set("sm_count", "132");
+  row.set("copy_gbps", copy_gbps);
+  row.set("sm_clock_mhz", clock);
+  return row;
+}
+
+TEST(GpuModel, CardsOfOneModelPoolTheirLatestCopyBandwidth) {
+  const auto models = gpu_models({card_row("NVIDIA H200", "9.0", "GPU-a", "4100"),
+                                  card_row("NVIDIA H200", "9.0", "GPU-b", "4000", "2026-01-01"),
+                                  card_row("NVIDIA H200", "9.0", "GPU-b", "4140", "2026-01-02"),
+                                  card_row("NVIDIA H200", "9.0", "GPU-c", "4120"),
+                                  card_row("NVIDIA H100 80GB HBM3", "9.0", "GPU-d", "2950")});
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(models[0].label, "NVIDIA H100 80GB HBM3");  // the older (first) model is the baseline
+  const GpuModel& h200 = models[1];
+  EXPECT_EQ(h200.cards.size(), 3u);
+  EXPECT_DOUBLE_EQ(*h200.copy_gbps, 4120);  // the median of 4100, 4140 (GPU-b's latest), 4120
+  EXPECT_DOUBLE_EQ(h200.copy_min, 4100);
+  EXPECT_DOUBLE_EQ(h200.copy_max, 4140);
+  EXPECT_EQ(h200.rows, 4u);
+  EXPECT_NEAR(*h200.peak_gflops("fp32"), 66908, 1);
+  EXPECT_NEAR(*h200.peak_gflops("bf16"), 1070530, 1);
+  EXPECT_FALSE(h200.peak_gflops("copy"));
+}
+
+TEST(GpuModel, AModelIsANameAndAComputeCapability) {
+  const std::vector<ResultRow> rows = {card_row("GPU X", "8.0", "GPU-1", "1"),
+                                       card_row("GPU X", "9.0", "GPU-2", "1"),
+                                       card_row("GPU Y", "9.0", "GPU-3", "1"),
+                                       card_row("GPU Y", "9.0", "GPU-4", "1")};
+  EXPECT_EQ(gpu_labels(rows, GpuGrouping::model),
+            (std::vector<std::string>{"GPU X (cc 8.0)", "GPU X (cc 9.0)", "GPU Y", "GPU Y"}));
+  EXPECT_EQ(gpu_labels(rows, GpuGrouping::device),
+            (std::vector<std::string>{"GPU X GPU-1", "GPU X GPU-2", "GPU Y GPU-3", "GPU Y GPU-4"}));
+  const auto models = gpu_models(rows);
+  ASSERT_EQ(models.size(), 3u);
+  EXPECT_EQ(models[0].label, "GPU X (cc 8.0)");  // older compute capability first
+}
+
+TEST(GpuModel, WithoutAMeasuredClockThePeakUsesTheNominalOne) {
+  const auto models = gpu_models({card_row("NVIDIA H100", "9.0", "GPU-1", "2950", "t", "")});
+  ASSERT_EQ(models.size(), 1u);
+  EXPECT_TRUE(models[0].nominal_clock);
+  EXPECT_DOUBLE_EQ(*models[0].clock_mhz, 1980);
+}
+
+}  // namespace
+}  // namespace kb

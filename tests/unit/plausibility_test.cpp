@@ -1,0 +1,166 @@
+// Each rule a row's timings are checked against, on synthetic figures: what makes a case
+// `implausible`, what only adds a note, and what passes.
+#include "peak_rates.hpp"
+#include "plausibility.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using kb::CaseLimits;
+using kb::CaseTimings;
+using kb::check_plausibility;
+
+// An H100-like device: 3352 GB/s memory, 50 MiB L2, 33.5 TB/s load/store.
+CaseLimits h100_limits(double bytes, double flops = 0) {
+  CaseLimits limits;
+  limits.bytes = bytes;
+  limits.flops = flops;
+  limits.dram_gbps = 3352;
+  limits.l2_bytes = 50 << 20;
+  limits.load_store_gbps = 33454;
+  return limits;
+}
+
+// A case whose median moves `bytes` at `gbps`, the other timings agreeing with it.
+CaseTimings agreeing_timings(double bytes, double gbps) {
+  CaseTimings t;
+  t.median_us = bytes / gbps / 1e3;
+  t.batch_us = t.median_us * 1.005;
+  t.enqueue_us = 3;
+  t.host_us = t.median_us + 12;
+  t.kernels = 1;
+  t.captured_operations = 1;
+  return t;
+}
+
+TEST(Plausibility, AnHonestMemoryBoundCasePassesWithoutNotes) {
+  const double bytes = 1 << 30;
+  const auto verdict = check_plausibility(agreeing_timings(bytes, 3000), h100_limits(bytes));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty()) << verdict.notes.front();
+}
+
+TEST(Plausibility, ALaunchThatPutNothingOnItsStreamIsImplausible) {
+  auto t = agreeing_timings(1 << 20, 500);
+  t.captured_operations = 0;
+  EXPECT_NE(check_plausibility(t, h100_limits(1 << 20)).implausible.find("stream check"),
+            std::string::npos);
+  t.captured_operations.reset();  // not checked (the plugin could not be captured): no verdict
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+}
+
+TEST(Plausibility, GpuTimeFarBelowTheSynchronisedHostTimeIsImplausible) {
+  auto t = agreeing_timings(1 << 20, 500);
+  t.median_us = 2;
+  t.host_us = 3000;  // the kernel ran, elsewhere
+  auto verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_NE(verdict.implausible.find("host-time check"), std::string::npos) << verdict.implausible;
+
+  t.host_us = 300;  // host work at the synchronise (device printf), or a shared GPU: a note
+  verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("more than twice the GPU time"), std::string::npos);
+
+  t.host_us = 90;  // a short kernel and a slow synchronise: launch overhead explains it
+  verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty());
+}
+
+TEST(Plausibility, BandwidthAboveTheMemoryIsImplausibleOnceTheDataCannotSitInL2) {
+  const double bytes = 1 << 30;
+  const auto verdict = check_plausibility(agreeing_timings(bytes, 1.2 * 3352), h100_limits(bytes));
+  EXPECT_NE(verdict.implausible.find("bandwidth check"), std::string::npos);
+  EXPECT_NE(verdict.implausible.find("theoretical memory bandwidth"), std::string::npos);
+  EXPECT_EQ(check_plausibility(agreeing_timings(bytes, 1.05 * 3352), h100_limits(bytes)).implausible,
+            "");
+  // 8 MiB in a hot cache may beat the memory; flushed before every sample it may not.
+  const double small = 8 << 20;
+  EXPECT_EQ(check_plausibility(agreeing_timings(small, 2 * 3352), h100_limits(small)).implausible,
+            "");
+  auto cold = h100_limits(small);
+  cold.cold = true;
+  EXPECT_NE(check_plausibility(agreeing_timings(small, 2 * 3352), cold).implausible, "");
+}
+
+TEST(Plausibility, NoBandwidthBeatsTheSmsLoadStoreRate) {
+  const double small = 8 << 20;
+  const auto verdict = check_plausibility(agreeing_timings(small, 1.3 * 33454), h100_limits(small));
+  EXPECT_NE(verdict.implausible.find("load and store"), std::string::npos) << verdict.implausible;
+}
+
+TEST(Plausibility, FlopsAboveTheDeclaredMathsPeakIsImplausible) {
+  const double bytes = 3 * 4096.0 * 4096 * 4, flops = 2 * 4096.0 * 4096 * 4096;
+  auto limits = h100_limits(bytes, flops);
+  const auto timings = [&](double gflops) {
+    auto t = agreeing_timings(bytes, 1);
+    t.median_us = flops / gflops / 1e3;
+    t.batch_us = t.median_us;
+    t.host_us = t.median_us + 10;
+    return t;
+  };
+  // Undeclared math: a tensor-core rate is never called impossible on FLOP/s alone.
+  EXPECT_EQ(check_plausibility(timings(600000), limits).implausible, "");
+  limits.math_peak_gflops = 535265;
+  limits.math = "tf32";
+  EXPECT_EQ(check_plausibility(timings(480000), limits).implausible, "");
+  const auto verdict = check_plausibility(timings(700000), limits);
+  EXPECT_NE(verdict.implausible.find("FLOP/s check"), std::string::npos);
+  EXPECT_NE(verdict.implausible.find("tf32"), std::string::npos);
+}
+
+TEST(Plausibility, HeldMedianAndBackToBackTimeMustAgreeBeyondLaunchOverhead) {
+  auto t = agreeing_timings(1 << 28, 3000);  // about 89 us
+  t.batch_us = 0.9 * t.median_us;            // the samples hold more than the kernel
+  auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  EXPECT_EQ(verdict.implausible, "");
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("less than the median"), std::string::npos);
+
+  t.batch_us = 1.1 * t.median_us;  // slower back to back than the kernel and its gap explain
+  verdict = check_plausibility(t, h100_limits(1 << 28));
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("launch overhead"), std::string::npos);
+
+  t.enqueue_us = t.batch_us;  // ...unless the host could not enqueue faster: launch-bound
+  EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 28)).notes.empty());
+
+  t = agreeing_timings(1 << 16, 100);  // 0.66 us: one kernel's gap back to back is expected
+  t.batch_us = t.median_us + 1;
+  EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 16)).notes.empty());
+}
+
+TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNoted) {
+  auto t = agreeing_timings(1 << 28, 3000);
+  t.host_us = 0.5 * t.median_us;
+  const auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("less than the GPU median"), std::string::npos);
+}
+
+TEST(PeakRates, HopperFromItsSmCountAndClock) {
+  const kb::PeakRates h100 = kb::peak_rates(9, 0, 132, 1980);
+  EXPECT_NEAR(h100.fp32, 66908, 1);
+  EXPECT_NEAR(h100.fp64, 33454, 1);
+  EXPECT_NEAR(h100.tf32, 535265, 1);
+  EXPECT_NEAR(h100.bf16, 1070530, 1);
+  EXPECT_EQ(h100.fp16, h100.bf16);
+  EXPECT_NEAR(h100.load_store_gbps, 33454, 1);
+  EXPECT_EQ(h100.of(kb::Math::tf32), h100.tf32);
+  EXPECT_EQ(h100.of(kb::Math::unknown), 0);
+  const kb::PeakRates unknown = kb::peak_rates(42, 0, 100, 1000);
+  EXPECT_EQ(unknown.fp32, 0);
+  EXPECT_EQ(unknown.tf32, 0);
+}
+
+TEST(PeakRates, MathNamesRoundTrip) {
+  for (kb::Math m : {kb::Math::fp32, kb::Math::fp64, kb::Math::tf32, kb::Math::bf16,
+                     kb::Math::fp16}) {
+    EXPECT_EQ(kb::parse_math(kb::math_name(m)), m);
+  }
+  EXPECT_EQ(kb::parse_math("copy"), kb::Math::unknown);
+}
+
+}  // namespace
