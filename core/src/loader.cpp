@@ -1,5 +1,6 @@
 #include "loader.hpp"
 
+#include "case_spec.hpp"
 #include "plugin_text.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -68,6 +69,13 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
   if (p.version == nullptr || p.description == nullptr || p.ops == nullptr ||
       p.cuda_archs == nullptr) {
     return "version, description, ops and cuda_archs must not be null (use \"\")";
+  }
+  // Each operation is planned once per case: a repeated one would run every case twice.
+  const auto ops = split_list(info.ops);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (std::count(ops.begin(), ops.begin() + i, ops[i])) {
+      return "ops '" + info.ops + "' lists '" + ops[i] + "' twice";
+    }
   }
   return "";
 }

@@ -147,6 +147,7 @@ KernelPlugin make_descriptor() {
   if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
   if (KBT_IS("null_hook")) p.launch = nullptr;
   if (KBT_IS("bad_name")) p.name = "no_slash";
+  if (KBT_IS("ops_repeated")) p.ops = "sum,sumsq,sum";
   if (KBT_IS("garbled_description")) p.description = "caf\xc3\xa9 \xff\xfe\x07 done";
   return p;
 }

@@ -26,6 +26,7 @@ TEST(Loader, LoadsTheGoodPluginAndRefusesEachBrokenOneWithItsReason) {
       {"kbt_struct_too_small.so", "KernelPlugin is"},
       {"kbt_null_hook.so", "hook 'launch' is null"},
       {"kbt_bad_name.so", "name 'no_slash' is not of the form family/strategy"},
+      {"kbt_ops_repeated.so", "ops 'sum,sumsq,sum' lists 'sum' twice"},
       {"kbt_no_entry.so", "no 'kbench_plugin' symbol exported"},
       {"not_a_library.so", "not a loadable shared library"},
   };
