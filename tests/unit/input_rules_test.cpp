@@ -14,10 +14,6 @@ namespace {
 using kbtest::kbench;
 namespace fs = boost::filesystem;
 
-int count_lines(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 struct Refused {
   std::vector<std::string> args;
   std::string expected;
@@ -79,7 +75,7 @@ TEST(InputRules, EveryBadValueIsOneLineNamingItAndNoRow) {
     args.insert(args.end(), c.args.begin(), c.args.end());
     const auto run = kbench(args);
     EXPECT_EQ(run.exit_code, 2) << c.expected << "\n" << run.output;
-    EXPECT_EQ(count_lines(run.output), 1) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
     EXPECT_NE(run.output.find(c.expected), std::string::npos) << c.expected << "\n" << run.output;
     EXPECT_TRUE(run.rows.empty()) << c.expected;
   }

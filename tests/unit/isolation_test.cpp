@@ -64,19 +64,7 @@ TEST(Isolation, EveryFaultBecomesItsOwnRowAndTheSweepGoesOn) {
       << run.output;
 }
 
-pid_t spawn_kbench(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    execv(KBENCH_EXE, argv.data());
-    _exit(127);
-  }
-  return pid;
-}
+using kbtest::spawn_kbench;
 
 std::size_t rows_in(const std::string& csv) {
   if (!fs::exists(csv) || fs::file_size(csv) == 0) return 0;
@@ -99,6 +87,16 @@ class Interruption : public ::testing::Test {
     for (int i = 0; i < 200 && rows_in(csv_) < n; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
+  }
+
+  // Resumes run night-1 and checks that the file then holds every case once.
+  void resume_and_expect_every_case_once() {
+    auto resumed = args_;
+    resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
+    resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
+    const auto run = kbench(resumed, csv_);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    expect_every_case_once();
   }
 
   void expect_every_case_once() {
@@ -150,36 +148,13 @@ TEST_F(Interruption, SigintFinishesTheCaseFlushesAndPrintsTheResumeCommand) {
   EXPECT_LT(before, 12u);
   for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok");  // none torn
 
-  auto resumed = args_;
-  resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
-  resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
-  const auto run = kbench(resumed, csv_);
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  expect_every_case_once();
+  resume_and_expect_every_case_once();
 }
 
 }  // namespace
 
 // --- Issue 19: a signal to the whole process group -----------------------------------------------
 namespace {
-
-// Starts kbench in a process group of its own, as timeout(1), Slurm and systemd see a job, with
-// its output in `log`.
-pid_t spawn_group(const std::vector<std::string>& args, const std::string& log) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen(log.c_str(), "w", stdout);
-    dup2(fileno(stdout), 2);
-    execv(KBENCH_EXE, argv.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  return pid;
-}
 
 std::string text_of(const std::string& path) {
   std::ifstream in(path);
@@ -193,7 +168,7 @@ class GroupSignal : public Interruption, public ::testing::WithParamInterface<in
 TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCompletes) {
   const int sig = GetParam();
   const std::string log = (folder_ / "log").string();
-  const pid_t pid = spawn_group(args_, log);
+  const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
   wait_for_rows(2);
   std::this_thread::sleep_for(std::chrono::milliseconds(60));  // into the next case's sampling
   kill(-pid, sig);
@@ -209,12 +184,7 @@ TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCom
   EXPECT_LT(before, 12u);
   for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok") << r.get("message");
 
-  auto resumed = args_;
-  resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
-  resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
-  const auto run = kbench(resumed, csv_);
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  expect_every_case_once();
+  resume_and_expect_every_case_once();
 }
 
 INSTANTIATE_TEST_SUITE_P(TermHupInt, GroupSignal, ::testing::Values(SIGTERM, SIGHUP, SIGINT));
@@ -226,7 +196,7 @@ TEST_F(Interruption, ASecondSignalStopsAtOnceAbandoningTheCaseAndSaysHowToResume
            "--output", csv_, "--run-id", "night-1"};
   const std::string log = (folder_ / "log").string();
   const auto start = std::chrono::steady_clock::now();
-  const pid_t pid = spawn_group(args_, log);
+  const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   kill(-pid, SIGTERM);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));

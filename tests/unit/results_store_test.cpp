@@ -1,3 +1,5 @@
+#include "support/kbench_process.hpp"
+
 #include "csv.hpp"
 #include "input_error.hpp"
 #include "results_store.hpp"
@@ -84,18 +86,23 @@ TEST_F(ResultsStoreTest, WritesTheHeaderOnceAcrossOpenings) {
   EXPECT_EQ(headers, 1);
 }
 
+// Opening `path` for appending is refused with a message naming it and `reason`.
+void expect_refused(const std::string& path, const std::string& reason) {
+  try {
+    ResultsStore store(path);
+    ADD_FAILURE() << "appending to " << path << " was not refused";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find(reason), std::string::npos) << what;
+  }
+}
+
 TEST_F(ResultsStoreTest, RefusesAFileWithAnotherHeaderAndLeavesItUntouched) {
   fs::create_directories(fs::path(path_).parent_path());
   const std::string foreign = "when,what,how long\n2026-01-01,x,3\n";
   { std::ofstream(path_) << foreign; }
-  try {
-    ResultsStore store(path_);
-    FAIL() << "accepted a foreign header";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(path_), std::string::npos) << what;
-    EXPECT_NE(what.find("column 1 is 'when'"), std::string::npos) << what;
-  }
+  expect_refused(path_, "column 1 is 'when'");
   std::ifstream in(path_);
   const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(content, foreign);
@@ -192,13 +199,6 @@ std::string content_of(const std::string& path) {
 
 class IncompleteLine : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-fragment-%%%%-%%%%");
-    fs::create_directories(folder_);
-    path_ = (folder_ / "results.csv").string();
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   static ResultRow row(const std::string& run) {
     ResultRow r;
     r.set("run_id", run);
@@ -212,8 +212,8 @@ class IncompleteLine : public ::testing::Test {
     return line.substr(0, line.size() / 2);
   }
 
-  fs::path folder_;
-  std::string path_;
+  kbtest::TempFolder folder_;
+  const std::string path_ = folder_.file("results.csv");
 };
 
 TEST_F(IncompleteLine, OpeningMovesTheFragmentAsideAndTheNextRowStandsAlone) {
@@ -272,15 +272,8 @@ TEST_F(IncompleteLine, AFullRowWithoutItsNewlineIsAFragmentToo) {
 }
 
 TEST_F(IncompleteLine, NotARegularFileIsRefused) {
-  for (const char* device : {"/dev/full", "/dev/null"}) {
-    try {
-      ResultsStore store(device);
-      ADD_FAILURE() << "accepted " << device;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
-    }
-  }
-  EXPECT_THROW(ResultsStore(folder_.string()), InputError);  // a folder
+  for (const char* device : {"/dev/full", "/dev/null"}) expect_refused(device, "is not a regular file");
+  EXPECT_THROW(ResultsStore(folder_.path().string()), InputError);  // a folder
 }
 
 TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed) {
@@ -311,18 +304,9 @@ TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].get("run_id"), "r1");
     EXPECT_EQ(rows[0].get("plugin"), "testing/good");
-    try {
-      ResultsStore store(path_);
-      ADD_FAILURE() << "appended to another version's file";
-    } catch (const InputError& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find(path_), std::string::npos) << what;
-      EXPECT_NE(what.find(header == older
-                              ? "it ends after " + std::to_string(kResultColumnCount - 1) + " columns"
-                              : "column 31 is 'a_future_column'"),
-                std::string::npos)
-          << what;
-    }
+    expect_refused(path_, header == older ? "it ends after " +
+                                                std::to_string(kResultColumnCount - 1) + " columns"
+                                          : "column 31 is 'a_future_column'");
   }
 }
 

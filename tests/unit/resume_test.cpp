@@ -11,9 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -52,12 +50,6 @@ TEST(CaseKey, HoldsEveryColumnThatDefinesACase) {
 
 class Resume : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-resume-%%%%-%%%%");
-    fs::create_directories(folder_);
-    csv_ = (folder_ / "results.csv").string();
-  }
-  void TearDown() override { fs::remove_all(folder_); }
 
   std::vector<std::string> sweep(std::vector<std::string> extra = {}) const {
     std::vector<std::string> args = {"run", "--plugins", kbtest::test_plugin_dir("faulty"),
@@ -75,8 +67,8 @@ class Resume : public ::testing::Test {
     return seen;
   }
 
-  fs::path folder_;
-  std::string csv_;
+  kbtest::TempFolder folder_;
+  const std::string csv_ = folder_.file("results.csv");
 };
 
 TEST_F(Resume, AnotherSeedOrCacheModeIsAnotherCase) {
@@ -105,7 +97,7 @@ TEST_F(Resume, AReusedRunIdWithoutResumeIsRefusedButShardsMayShareOne) {
   EXPECT_EQ(kb::read_results(csv_).size(), 3u);
 
   // The shards of one run (a job array) name one run id; their cases are disjoint.
-  const std::string sharded = (folder_ / "sharded.csv").string();
+  const std::string sharded = folder_.file("sharded.csv");
   for (const char* shard : {"0/2", "1/2"}) {
     run = kbench(sweep({"--shard", shard}), sharded);
     EXPECT_EQ(run.exit_code, 0) << shard << "\n" << run.output;
@@ -118,16 +110,7 @@ TEST_F(Resume, AReusedRunIdWithoutResumeIsRefusedButShardsMayShareOne) {
 TEST_F(Resume, OneProcessAtATimeRunsARunId) {
   auto slow = sweep({"--min-time", "0.3", "--output", csv_});
   *std::find(slow.begin(), slow.end(), "0.01") = "0.3";  // --max-time
-  const pid_t first = fork();
-  if (first == 0) {
-    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
-    for (const auto& a : slow) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    execv(KBENCH_EXE, argv.data());
-    _exit(127);
-  }
+  const pid_t first = kbtest::spawn_kbench(slow);
   for (int i = 0; i < 200 && (!fs::exists(csv_) || kb::read_results(csv_).empty()); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }

@@ -33,15 +33,7 @@ std::string content_of(const std::string& path) {
 
 class WriteErrors : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-full-%%%%-%%%%");
-    fs::create_directories(folder_);
-    csv_ = (folder_ / "results.csv").string();
-  }
-  void TearDown() override {
-    unsetenv("KBENCH_TEST_WRITE_LIMIT");
-    fs::remove_all(folder_);
-  }
+  void TearDown() override { unsetenv("KBENCH_TEST_WRITE_LIMIT"); }
 
   std::vector<std::string> sweep(const std::string& sizes) const {
     return {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
@@ -65,14 +57,14 @@ class WriteErrors : public ::testing::Test {
     EXPECT_EQ(shapes.size(), rows.size());
   }
 
-  fs::path folder_;
-  std::string csv_;
+  kbtest::TempFolder folder_;
+  std::string csv_ = folder_.file("results.csv");
 };
 
 TEST_F(WriteErrors, AFailedWriteEndsTheRunWithNothingHalfWrittenAndResumes) {
   // The size of the header and two rows, and half of a third: the third row's write fails after
   // writing part of it, as on a full disk (KBENCH_TEST_WRITE_LIMIT, see docs/nothing-lost.md).
-  const std::string reference = (folder_ / "reference.csv").string();
+  const std::string reference = folder_.file("reference.csv");
   auto run = kbench(sweep("10,20,30"), reference);
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string lines = content_of(reference);
@@ -102,7 +94,7 @@ TEST_F(WriteErrors, AFailedWriteEndsTheRunWithNothingHalfWrittenAndResumes) {
 }
 
 TEST_F(WriteErrors, ASamplesFileThatCannotBeWrittenFailsTheRunAndKeepsNoRowOfTheCase) {
-  const std::string samples = (folder_ / "samples.csv").string();
+  const std::string samples = folder_.file("samples.csv");
   // Room for both headers and a few bytes of the first case's samples.
   const std::size_t headers = kb::header_line().size() +
                               std::string("run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,sample,us\n").size();
@@ -123,7 +115,7 @@ TEST_F(WriteErrors, SamplesOutRefusesTheResultsFileAnotherCsvAndDevices) {
   const std::string before = content_of(csv_);
   for (const auto& [target, expected] : std::vector<std::pair<std::string, std::string>>{
            {csv_, "--samples-out '" + csv_ + "' is the --output file"},
-           {(folder_ / "." / "results.csv").string(), "is the --output file"},
+           {(folder_.path() / "." / "results.csv").string(), "is the --output file"},
            {"/dev/full", "samples file '/dev/full' is not a regular file"}}) {
     auto args = sweep("20");
     args.insert(args.end(), {"--samples-out", target, "--run-id", "another"});
@@ -134,7 +126,7 @@ TEST_F(WriteErrors, SamplesOutRefusesTheResultsFileAnotherCsvAndDevices) {
     EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
   }
   // A results CSV named as the samples file of another run: its header is not the samples header.
-  const std::string other = (folder_ / "other.csv").string();
+  const std::string other = folder_.file("other.csv");
   auto args = sweep("20");
   args.insert(args.end(), {"--samples-out", csv_});
   run = kbench(args, other);
@@ -148,7 +140,7 @@ TEST_F(WriteErrors, SamplesOutRefusesTheResultsFileAnotherCsvAndDevices) {
 
 // The real thing: a 64 KiB tmpfs filled by a sweep. Needs mount(2) (root); skipped otherwise.
 TEST_F(WriteErrors, AFullTmpfsEndsTheRunCleanlyAndTheRunResumesOnceThereIsRoom) {
-  const fs::path mount_point = folder_ / "small";
+  const fs::path mount_point = folder_.path() / "small";
   fs::create_directories(mount_point);
   if (::mount("kbench-test", mount_point.c_str(), "tmpfs", 0, "size=64k") != 0) {
     GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno)
