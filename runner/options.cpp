@@ -7,8 +7,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cmath>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -59,7 +60,10 @@ void require_not_empty(const po::variables_map& vm, const char* option) {
 // A config file must be a readable regular file: an ifstream opens a folder without complaint.
 std::ifstream open_config(const std::string& file) {
   struct stat info {};
-  if (::stat(file.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+  if (::stat(file.c_str(), &info) != 0) {
+    throw InputError("cannot read config file '" + file + "': " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
     throw InputError("cannot read config file '" + file + "': not a regular file");
   }
   std::ifstream in(file);

@@ -57,8 +57,7 @@ void on_interrupt(int) {
       if (g_worker_pids[lane] > 0) kill(g_worker_pids[lane], SIGKILL);
     }
     const char* words = g_last_words;
-    if (::write(2, words, std::strlen(words)) < 0) {
-    }
+    [[maybe_unused]] const ssize_t written = ::write(2, words, std::strlen(words));
     _exit(kExitInterrupted);
   }
 }

@@ -17,6 +17,15 @@ PluginProbe::PluginProbe(std::string executable, double timeout_seconds)
     : executable_(std::move(executable)), timeout_ms_(static_cast<int>(timeout_seconds * 1000)) {}
 
 PluginProbe::Answer PluginProbe::ask(const std::string& kind, const Record& fields) {
+  // A probe that served other files before may die of one of them (a thread a plugin left
+  // behind): the question is asked once more of a fresh probe before this file is blamed.
+  const bool fresh = !child_;
+  Answer answer = ask_once(kind, fields);
+  if (answer.kind.empty() && !answer.timed_out && !fresh) answer = ask_once(kind, fields);
+  return answer;
+}
+
+PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record& fields) {
   Answer answer;
   if (!child_) {
     try {

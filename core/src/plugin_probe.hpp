@@ -54,6 +54,7 @@ class PluginProbe {
     bool timed_out = false;
   };
   Answer ask(const std::string& kind, const Record& fields);
+  Answer ask_once(const std::string& kind, const Record& fields);
 
   std::string executable_;
   int timeout_ms_;
