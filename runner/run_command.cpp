@@ -397,10 +397,10 @@ int run_command(const std::vector<std::string>& args) {
   context.host = host_name();
   context.run_id = options.run_id.empty() ? default_run_id(context.host) : options.run_id;
   context.cache = options.timing.cold ? "cold" : "hot";
+  ResultsStore store(options.output);  // repairs, or refuses another header, before anything runs
   // A chosen run id may be in use by another process; a default one (time, host, pid) is not.
   std::optional<RunLock> run_lock;
   if (!options.run_id.empty()) run_lock.emplace(options.output, options.run_id, options.shard);
-  ResultsStore store(options.output);  // repairs, or refuses another header, before anything runs
   std::unique_ptr<SamplesWriter> samples;
   if (!options.samples_out.empty()) {
     namespace fs = boost::filesystem;

@@ -105,6 +105,13 @@ TEST_F(Resume, AReusedRunIdWithoutResumeIsRefusedButShardsMayShareOne) {
   EXPECT_EQ(kb::read_results(sharded).size(), 3u);
 }
 
+TEST_F(Resume, AChosenRunIdWritesIntoAFolderNotYetMade) {
+  const std::string nested = folder_.file("new/folder/results.csv");
+  const auto run = kbench(sweep(), nested);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 3u);
+}
+
 // Two resumes of one run id at once (a job submitted twice): the second is refused before it
 // runs anything, so no case runs twice.
 TEST_F(Resume, OneProcessAtATimeRunsARunId) {
