@@ -77,11 +77,13 @@ if [ "$mode" = fair ] || [ "$mode" = lazy ] || [ "$mode" = all ]; then
 fi
 
 if [ "$mode" = energy ] || [ "$mode" = all ]; then
-  echo "== board energy: matmul/cublas 4096^3 five times, each with a 1 s window"
+  echo "== board energy: matmul/cublas 4096^3 five times with a 1 s window, five with 3 s"
   nvidia-smi --query-gpu=power.draw,power.limit,enforced.power.limit --format=csv
-  for i in 1 2 3 4 5; do
-    "$kbench" run --plugin matmul/cublas --sizes 4096 --dtypes float32 --energy-window 1 \
-      --output "$out/energy.csv" --run-id "energy-$i" "$@" >/dev/null 2>&1
+  for window in 1 3; do
+    for i in 1 2 3 4 5; do
+      "$kbench" run --plugin matmul/cublas --sizes 4096 --dtypes float32 --energy-window $window \
+        --output "$out/energy.csv" --run-id "energy-${window}s-$i" "$@" >/dev/null 2>&1
+    done
   done
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { printf "%s: %s us, %s W, %s J per launch, %s GFLOP/J (%s)\n", $c["run_id"], $c["median_us"],
