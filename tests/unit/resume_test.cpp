@@ -115,8 +115,9 @@ TEST_F(Resume, AChosenRunIdWritesIntoAFolderNotYetMade) {
 // Two resumes of one run id at once (a job submitted twice): the second is refused before it
 // runs anything, so no case runs twice.
 TEST_F(Resume, OneProcessAtATimeRunsARunId) {
-  auto slow = sweep({"--min-time", "0.3", "--output", csv_});
-  *std::find(slow.begin(), slow.end(), "0.01") = "0.3";  // --max-time
+  // Three cases of 1 s each: the second process starts while the first runs its second case.
+  auto slow = sweep({"--min-time", "1", "--output", csv_});
+  *std::find(slow.begin(), slow.end(), "0.01") = "1";  // --max-time
   const pid_t first = kbtest::spawn_kbench(slow);
   for (int i = 0; i < 200 && (!fs::exists(csv_) || kb::read_results(csv_).empty()); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
