@@ -190,12 +190,39 @@ std::vector<Block> parse_blocks(const std::string& list) {
       });
 }
 
+namespace {
+
+// Every data type the ABI names: its canonical name in rows and on the command line, and the
+// other spellings the command line takes.
+struct DTypeName {
+  kb_dtype dtype;
+  const char* name;
+  const char* aliases[3];
+};
+constexpr DTypeName kDTypeNames[] = {
+    {KB_DTYPE_NONE, "none", {}},
+    {KB_DTYPE_F32, "float32", {"f32", "float"}},
+    {KB_DTYPE_F64, "float64", {"f64", "double"}},
+    {KB_DTYPE_I32, "int32", {"i32", "int"}},
+    {KB_DTYPE_F16, "float16", {"f16", "half"}},
+    {KB_DTYPE_BF16, "bfloat16", {"bf16"}},
+    {KB_DTYPE_I8, "int8", {"i8"}},
+};
+
+}  // namespace
+
 std::vector<kb_dtype> parse_dtypes(const std::string& list) {
   const auto dtypes = parse_list(list, "data type", [](const std::string& item) {
-    if (item == "float32" || item == "f32" || item == "float") return KB_DTYPE_F32;
-    if (item == "float64" || item == "f64" || item == "double") return KB_DTYPE_F64;
-    if (item == "int32" || item == "i32" || item == "int") return KB_DTYPE_I32;
-    throw InputError("unknown data type '" + item + "' (known: float32, float64, int32)");
+    std::string known;
+    for (const auto& d : kDTypeNames) {
+      if (d.dtype == KB_DTYPE_NONE) continue;
+      if (item == d.name) return d.dtype;
+      for (const char* alias : d.aliases) {
+        if (alias != nullptr && item == alias) return d.dtype;
+      }
+      known += (known.empty() ? "" : ", ") + std::string(d.name);
+    }
+    throw InputError("unknown data type '" + item + "' (known: " + known + ")");
   });
   for (std::size_t i = 0; i < dtypes.size(); ++i) {
     if (std::count(dtypes.begin(), dtypes.begin() + i, dtypes[i])) {
@@ -241,19 +268,16 @@ std::string format_dims(const std::uint32_t (&dims)[3]) {
 }
 
 const char* dtype_name(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F32: return "float32";
-    case KB_DTYPE_F64: return "float64";
-    case KB_DTYPE_I32: return "int32";
-    case KB_DTYPE_NONE: return "none";
+  for (const auto& d : kDTypeNames) {
+    if (d.dtype == dtype) return d.name;
   }
   return "unknown";
 }
 
 std::string dtype_list(std::uint32_t mask) {
   std::string text;
-  for (kb_dtype d : {KB_DTYPE_NONE, KB_DTYPE_F32, KB_DTYPE_F64, KB_DTYPE_I32}) {
-    if (mask & d) text += (text.empty() ? "" : ",") + std::string(dtype_name(d));
+  for (const auto& d : kDTypeNames) {
+    if (mask & d.dtype) text += (text.empty() ? "" : ",") + std::string(d.name);
   }
   return text;
 }

@@ -48,7 +48,10 @@ TEST(CaseSpec, ParsesDataTypes) {
   EXPECT_EQ(dtypes[0], KB_DTYPE_F32);
   EXPECT_EQ(dtypes[1], KB_DTYPE_F64);
   EXPECT_EQ(dtypes[2], KB_DTYPE_I32);
-  EXPECT_THROW(parse_dtypes("float16"), InputError);
+  EXPECT_THROW(parse_dtypes("float8"), InputError);
+  EXPECT_EQ(parse_dtypes("half,bf16,int8"),
+            (std::vector<kb_dtype>{KB_DTYPE_F16, KB_DTYPE_BF16, KB_DTYPE_I8}));
+  EXPECT_EQ(dtype_list(KB_DTYPE_F32 | KB_DTYPE_BF16 | KB_DTYPE_I8), "float32,bfloat16,int8");
   EXPECT_EQ(dtype_list(KB_DTYPE_F32 | KB_DTYPE_I32), "float32,int32");
 }
 

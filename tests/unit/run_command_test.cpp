@@ -80,7 +80,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--sizes", "12x"}, "malformed size '12x'"},
       {{"--blocks", "0x4"}, "malformed block '0x4'"},
       {{"--blocks", "64x32"}, "block '64x32' has 2048 threads"},
-      {{"--dtypes", "float16"}, "unknown data type 'float16'"},
+      {{"--dtypes", "float8"}, "unknown data type 'float8'"},
       {{"--plugin", "transpose/nope"}, "no plugin matches 'transpose/nope'"},
       {{"--family", "sorting"}, "no plugin of family 'sorting'"},
       {{"--frobnicate"}, "unrecognised option '--frobnicate'"},
