@@ -379,7 +379,9 @@ int run_command(const std::vector<std::string>& args) {
     // --split plans each case once; the devices then share it out as they go (see CaseQueue).
     SweepRequest sweep = options.sweep;
     if (options.split && !sweep.devices.empty()) sweep.devices = {sweep.devices.front()};
-    plan = plan_sweep(runnable, sweep, probe);
+    const FamilyTable families(discovery.plugins);
+    for (const auto& warning : families.warnings()) std::cerr << "kbench: " << warning << "\n";
+    plan = plan_sweep(runnable, sweep, families, probe);
   }
   if (plan.cases.empty()) {
     throw InputError("the request plans no case (see kbench list for what the plugins take)");

@@ -5,7 +5,7 @@
 
 #include "case_spec.hpp"
 #include "device_info.hpp"
-#include "families.hpp"
+#include "family_table.hpp"
 #include "input_error.hpp"
 #include "loader.hpp"
 #include "options.hpp"
@@ -19,18 +19,22 @@
 namespace kb {
 namespace {
 
+// The family's small case, from its description: the plugin's own, or that of the installed
+// plugins of its family; for a family no plugin describes, an odd size and a few blocks.
 struct SmallCase {
-  const char* sizes;
-  const char* blocks;
+  std::string sizes, blocks;
 };
 
-// Odd sizes, so partial tiles and tails are exercised; several blocks, so a plugin that accepts
-// only some shapes still gets a case.
-SmallCase small_case(const std::string& family) {
-  if (family == "transpose") return {"33x31", "16x16,32x8,32x32"};
-  if (family == "matmul") return {"33x65x17", "16x16,256,32x32"};
-  if (family == "hello") return {"2", "2x2"};
-  return {"1000", "256,32x8"};  // reduce, and families kbench does not know
+SmallCase small_case(const PluginInfo& plugin, PluginProbe& probe) {
+  auto described = std::make_shared<PluginInfo>(plugin);
+  std::vector<std::shared_ptr<const PluginInfo>> plugins{described};
+  const Discovery installed = probe.discover(plugin_search_path({}));
+  plugins.insert(plugins.end(), installed.plugins.begin(), installed.plugins.end());
+  const FamilyTable families(plugins);
+  if (const FamilyInfo* family = families.find(plugin.family)) {
+    return {family->check_sizes, family->check_blocks.empty() ? "256" : family->check_blocks};
+  }
+  return {"1000", "256,32x8"};
 }
 
 }  // namespace
@@ -59,7 +63,8 @@ int validate_command(const std::vector<std::string>& args) {
   const std::string file = boost::filesystem::absolute(given).lexically_normal().string();
   if (!boost::filesystem::is_regular_file(file)) throw InputError("no such file '" + given + "'");
   std::string failure;
-  const auto plugin = PluginProbe(executable_path(), case_timeout).load(file, failure);
+  PluginProbe probe(executable_path(), case_timeout);
+  const auto plugin = probe.load(file, failure);
   if (!plugin) {
     std::cout << file << ": invalid: " << failure << "\n";
     return 1;
@@ -83,7 +88,7 @@ int validate_command(const std::vector<std::string>& args) {
   fs::create_directories(work / "plugin");
   // Alone in a folder of its own, so nothing else there is loaded beside it.
   fs::copy_file(file, work / "plugin" / fs::path(file).filename());
-  const SmallCase small = small_case(api.family);
+  const SmallCase small = small_case(api, probe);
   std::string dtypes = dtype_list(api.dtypes & ~static_cast<std::uint32_t>(KB_DTYPE_NONE));
   std::vector<std::string> run_args = {
       "--plugins", (work / "plugin").string(), "--plugin", api.name, "--sizes", small.sizes,

@@ -4,6 +4,7 @@
 #include "gnuplot.hpp"
 #include "markdown_table.hpp"
 #include "natural_order.hpp"
+#include "result_selection.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -74,7 +75,7 @@ std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& 
   auto header = columns.header();
   const std::size_t left = header.size() + 2;
   header.insert(header.end(), {"best plugin", "block", view.unit,
-                                std::string("of ") + view.reference_role});
+                                view.reference.empty() ? "of copy" : "of " + view.reference});
   MarkdownTable out(header, left);
   for (const Case& c : cases) {
     std::optional<std::size_t> best;
@@ -129,11 +130,20 @@ std::string latency_table(const std::vector<Case>& cases, const PivotTable& tabl
 
 }  // namespace
 
-FamilyView view_of(const std::string& family) {
-  if (family == "matmul") return {Metric::gflops, "GFLOP/s", "matmul/cublas", "cuBLAS"};
-  // hello moves a few hundred bytes: its GB/s mean nothing, the time of a launch is its measure.
-  if (family == "hello") return {Metric::time, "us per launch", "", ""};
-  return {Metric::gbps, "GB/s", family + "/copy", "copy ceiling"};
+FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRow>& rows) {
+  std::string headline = described ? described->headline : "";
+  if (headline.empty()) {
+    const auto counts = [&](const char* column) {
+      return std::any_of(rows.begin(), rows.end(), [&](const ResultRow& r) {
+        return cell_number(r.get(column)).value_or(0) > 0;
+      });
+    };
+    headline = counts("gflops") ? "gflops" : counts("gbps") ? "gbps" : "time";
+  }
+  const std::string reference = described ? described->reference : "";
+  if (headline == "gflops") return {Metric::gflops, "GFLOP/s", reference};
+  if (headline == "time") return {Metric::time, "us per launch", reference};
+  return {Metric::gbps, "GB/s", reference};
 }
 
 std::string slug(const std::string& text) {
@@ -147,10 +157,9 @@ std::string slug(const std::string& text) {
   return out;
 }
 
-std::string family_section(const std::string& family, const std::vector<ResultRow>& rows,
-                           const std::vector<GpuModel>& models, const std::string& dir,
-                           std::vector<std::string>& scripts) {
-  const FamilyView view = view_of(family);
+std::string family_section(const std::string& family, const FamilyView& view,
+                           const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models,
+                           const std::string& dir, std::vector<std::string>& scripts) {
   const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
   const PivotTable& table = comparison.tables.front();
   std::vector<Case> cases;
@@ -171,12 +180,20 @@ std::string family_section(const std::string& family, const std::vector<ResultRo
   const CaseColumns columns{has_op, caches.size() > 1};
 
   std::string md = "\n## " + family + "\n\n";
-  if (view.reference.empty()) {
+  if (view.metric == Metric::time) {
     md += "Each plugin's " + std::string(view.unit) + " (median time) at its best block, and its "
           "`metrics`: what the launch did.\n\n" + latency_table(cases, table, view, columns, rows);
+  } else if (view.reference.empty()) {
+    md += std::string("Per size and GPU model, the best plugin, its ") + view.unit +
+          " at its best block" +
+          (view.metric == Metric::gbps ? ", and the fraction of the model's measured copy "
+                                         "bandwidth it reaches"
+                                       : "") +
+          " (no plugin describes this family's reference).\n\n" +
+          best_plugin_table(cases, table, view, columns, models);
   } else {
     md += "Per size and GPU model, the best plugin other than " + view.reference + ", its " +
-          view.unit + " at its best block, and the fraction of the " + view.reference_role +
+          view.unit + " at its best block, and the fraction of " + view.reference +
           " it reaches: of " + view.reference + " at the same size" +
           (view.metric == Metric::gbps ? " where it ran, else of the model's measured copy "
                                          "bandwidth"
@@ -224,7 +241,7 @@ std::string family_section(const std::string& family, const std::vector<ResultRo
         series.title = table.columns[p];
         if (series.title == view.reference) {
           series.style = PlotSeries::Style::reference;
-          series.title += " (" + std::string(view.reference_role) + ")";
+          series.title += " (the reference)";
         } else {
           series.colour = colour_of[p];
         }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "comparison.hpp"
+#include "family_table.hpp"
 #include "gpu_model.hpp"
 #include "result_schema.hpp"
 
@@ -18,15 +19,17 @@ struct FamilyView {
   Metric metric;            // gbps, gflops, or time where a launch's latency is all it measures
   const char* unit;         // of the tables and the y axis
   std::string reference;    // the plugin drawn as the line to beat; empty: none
-  const char* reference_role;
 };
 
-FamilyView view_of(const std::string& family);
+// From the family's description (its headline and reference plugin); for a family no plugin
+// describes, the headline its rows support (GFLOP/s where they count flops, else GB/s, else time)
+// and no reference.
+FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRow>& rows);
 
 // The section's markdown; its plots' scripts are appended to `scripts`. `rows`: the family's.
-std::string family_section(const std::string& family, const std::vector<ResultRow>& rows,
-                           const std::vector<GpuModel>& models, const std::string& dir,
-                           std::vector<std::string>& scripts);
+std::string family_section(const std::string& family, const FamilyView& view,
+                           const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models,
+                           const std::string& dir, std::vector<std::string>& scripts);
 
 // "NVIDIA H200" -> "nvidia_h200": a file stem.
 std::string slug(const std::string& text);

@@ -31,13 +31,15 @@ std::string dlopen_diagnostic(const std::string& file) {
 
 // The descriptor's problems, read from `info` (bounded copies) where it is text.
 std::string validate(const KernelPlugin& p, const PluginInfo& info) {
-  if (p.abi_version != KB_ABI_VERSION) {
+  if (p.abi_version < KB_ABI_VERSION_OLDEST || p.abi_version > KB_ABI_VERSION) {
     return "built for ABI version " + std::to_string(p.abi_version) + ", this kbench serves " +
-           "ABI version " + std::to_string(KB_ABI_VERSION) + "; rebuild the plugin";
+           "ABI versions " + std::to_string(KB_ABI_VERSION_OLDEST) + " to " +
+           std::to_string(KB_ABI_VERSION) + "; rebuild the plugin";
   }
-  if (p.struct_size < sizeof(KernelPlugin)) {
+  const std::size_t needed = p.abi_version == 1 ? KB_PLUGIN_SIZE_V1 : sizeof(KernelPlugin);
+  if (p.struct_size < needed) {
     return "KernelPlugin is " + std::to_string(p.struct_size) + " bytes, ABI version " +
-           std::to_string(KB_ABI_VERSION) + " needs " + std::to_string(sizeof(KernelPlugin));
+           std::to_string(p.abi_version) + " needs " + std::to_string(needed);
   }
   // The name is a CSV cell, a --plugin glob's target and a word of --case: plain text, one word.
   const std::string raw = p.name ? std::string(p.name, strnlen(p.name, kPluginStringCapacity)) : "";
@@ -58,7 +60,9 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
   if (p.device != KB_DEVICE_CUDA && p.device != KB_DEVICE_HOST) {
     return "unknown device kind " + std::to_string(static_cast<int>(p.device));
   }
-  if (p.dtypes == 0 || (p.dtypes & ~0xFu) != 0) return "invalid data type mask";
+  constexpr std::uint32_t kKnownDTypes = KB_DTYPE_NONE | KB_DTYPE_F32 | KB_DTYPE_F64 | KB_DTYPE_I32 |
+                                         KB_DTYPE_F16 | KB_DTYPE_BF16 | KB_DTYPE_I8;
+  if (p.dtypes == 0 || (p.dtypes & ~kKnownDTypes) != 0) return "invalid data type mask";
   const std::pair<const char*, bool> hooks[] = {
       {"setup", p.setup != nullptr},   {"poison", p.poison != nullptr},
       {"launch", p.launch != nullptr}, {"verify", p.verify != nullptr},
@@ -77,7 +81,7 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
       return "ops '" + info.ops + "' lists '" + ops[i] + "' twice";
     }
   }
-  return "";
+  return check_family_and_params(info);
 }
 
 }  // namespace

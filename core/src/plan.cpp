@@ -1,6 +1,5 @@
 #include "plan.hpp"
 
-#include "families.hpp"
 #include "input_error.hpp"
 
 #include <fnmatch.h>
@@ -21,21 +20,26 @@ struct FamilySweep {
   std::vector<kb_dtype> dtypes;
 };
 
-FamilySweep family_sweep(const std::string& family, const SweepRequest& request) {
-  const auto defaults = family_defaults(family);
-  if (request.sizes.empty() && !defaults) {
-    throw InputError("family '" + family + "' has no default sizes; pass --sizes");
+FamilySweep family_sweep(const std::string& family, const SweepRequest& request,
+                         const FamilyTable& families) {
+  const FamilyInfo* described = families.find(family);
+  if (request.sizes.empty() && described == nullptr) {
+    throw InputError("family '" + family + "' has no default sizes (no plugin of it describes "
+                     "the family); pass --sizes");
   }
   FamilySweep sweep;
-  const auto sizes = parse_sizes(request.sizes.empty() ? defaults->sizes : request.sizes);
-  const int rank = defaults ? defaults->rank : sizes.front().rank;
+  const auto sizes = parse_sizes(request.sizes.empty() ? described->default_sizes : request.sizes);
+  const int rank = described ? described->rank : sizes.front().rank;
   for (const auto& size : sizes) sweep.sizes.push_back(broadcast(size, rank));
-  sweep.blocks = parse_blocks(!request.blocks.empty() ? request.blocks
-                              : defaults             ? defaults->blocks
-                                                     : "256");
+  // A family of plugins that all choose their own launch shape needs no blocks.
+  const std::string blocks = !request.blocks.empty() ? request.blocks
+                             : described && !described->default_blocks.empty()
+                                 ? described->default_blocks
+                                 : "256";
+  sweep.blocks = parse_blocks(blocks);
   const std::string dtypes = !request.dtypes.empty() ? request.dtypes
-                             : defaults && std::string(defaults->dtypes) != "none"
-                                 ? defaults->dtypes
+                             : described && described->default_dtypes != "none"
+                                 ? described->default_dtypes
                                  : "float32";
   sweep.dtypes = parse_dtypes(dtypes);
   return sweep;
@@ -124,7 +128,8 @@ std::string operation_of(const PluginInfo& plugin, const std::string& named, con
 
 // "transpose/fast float32 8192x4096" or "reduce/tree_unrolled int32 2^20 256 sumsq".
 void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                        const SweepRequest& request, const std::string& text, PluginProbe& probe) {
+                        const SweepRequest& request, const std::string& text,
+                        const FamilyTable& families, PluginProbe& probe) {
   std::vector<std::string> words;
   for (std::size_t start = 0; start < text.size();) {
     const auto begin = text.find_first_not_of(" \t", start);
@@ -142,11 +147,11 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Plug
     throw InputError("case '" + text + "': no plugin named '" + words[0] + "' (see kbench list)");
   }
   const PluginInfo& info = **plugin;
-  const auto defaults = family_defaults(info.family);
+  const FamilyInfo* described = families.find(info.family);
   const Extent shape = parse_sizes(words[2]).front();
   CaseRequest r;
   r.dtype = info.dtypes == KB_DTYPE_NONE ? KB_DTYPE_NONE : parse_dtypes(words[1]).front();
-  r.shape = defaults ? broadcast(shape, defaults->rank) : shape;
+  r.shape = described ? broadcast(shape, described->rank) : shape;
   r.op = operation_of(info, words.size() == 5 ? words[4] : "", text);
   r.seed = request.seed;
   r.verbose = request.verbose;
@@ -195,17 +200,19 @@ void refuse_duplicates(const Plan& plan) {
 }  // namespace
 
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                const SweepRequest& request, PluginProbe& probe) {
+                const SweepRequest& request, const FamilyTable& families, PluginProbe& probe) {
   Plan plan;
   if (!request.cases.empty()) {
-    for (const auto& text : request.cases) plan_explicit_case(plan, plugins, request, text, probe);
+    for (const auto& text : request.cases) {
+      plan_explicit_case(plan, plugins, request, text, families, probe);
+    }
     refuse_duplicates(plan);
     return plan;
   }
   const auto requested_ops = requested_operations(plugins, request.ops);
   for (const auto& plugin : plugins) {
     const PluginInfo& info = *plugin;
-    const FamilySweep sweep = family_sweep(info.family, request);
+    const FamilySweep sweep = family_sweep(info.family, request, families);
     if (request.zip && sweep.blocks.size() != sweep.sizes.size() && sweep.blocks.size() != 1) {
       throw InputError("--zip pairs sizes with blocks: give as many blocks as sizes (" +
                        std::to_string(sweep.sizes.size()) + "), or one");

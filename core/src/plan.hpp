@@ -3,6 +3,7 @@
 #pragma once
 
 #include "case_request.hpp"
+#include "family_table.hpp"
 #include "plugin_info.hpp"
 #include "plugin_probe.hpp"
 
@@ -45,8 +46,9 @@ std::vector<std::shared_ptr<const PluginInfo>> select_plugins(
 
 // Every case of the request, in order. An InputError names an operation no plugin offers, a value
 // a plugin cannot take, or a case planned twice (a size given as 1024 and as 1024x1024).
+// `families`: the descriptions of every plugin found, not only of those selected.
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                const SweepRequest& request, PluginProbe& probe);
+                const SweepRequest& request, const FamilyTable& families, PluginProbe& probe);
 
 // Slice `index` of `count`: every count-th case, starting at index. The slices of one plan are
 // disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array); a

@@ -1,13 +1,41 @@
 #include "plugin_info.hpp"
 
+#include "case_spec.hpp"
+#include "input_error.hpp"
 #include "plugin_text.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace kb {
+namespace {
+
+std::string text(const char* s) { return plugin_text(s, kPluginStringCapacity); }
+
+// The family fields in one list, so the copy, the record and its reading cannot disagree.
+constexpr std::pair<const char*, std::string FamilyInfo::*> kFamilyTexts[] = {
+    {"name", &FamilyInfo::name},
+    {"shape_names", &FamilyInfo::shape_names},
+    {"default_sizes", &FamilyInfo::default_sizes},
+    {"default_blocks", &FamilyInfo::default_blocks},
+    {"default_dtypes", &FamilyInfo::default_dtypes},
+    {"check_sizes", &FamilyInfo::check_sizes},
+    {"check_blocks", &FamilyInfo::check_blocks},
+    {"headline", &FamilyInfo::headline},
+    {"reference", &FamilyInfo::reference}};
+
+bool is_identifier(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+}  // namespace
 
 PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) {
-  const auto text = [](const char* s) { return plugin_text(s, kPluginStringCapacity); };
   PluginInfo info;
   info.file = file;
+  info.abi_version = plugin.abi_version;
   info.name = text(plugin.name);
   info.family = text(plugin.family);
   info.version = text(plugin.version);
@@ -18,26 +46,108 @@ PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) 
   info.dtypes = plugin.dtypes;
   info.flags = plugin.flags;
   info.has_accepts = plugin.accepts != nullptr;
+  if (plugin.abi_version < 2 || plugin.struct_size < sizeof(KernelPlugin)) return info;
+  if (const kb_family* f = plugin.family_info) {
+    FamilyInfo family;
+    family.name = text(f->name);
+    family.rank = f->rank;
+    family.shape_names = text(f->shape_names);
+    family.default_sizes = text(f->default_sizes);
+    family.default_blocks = text(f->default_blocks);
+    family.default_dtypes = text(f->default_dtypes);
+    family.check_sizes = text(f->check_sizes);
+    family.check_blocks = text(f->check_blocks);
+    family.headline = text(f->headline);
+    family.reference = text(f->reference);
+    info.family_info = family;
+  }
+  for (std::uint32_t i = 0; plugin.params != nullptr && i < plugin.param_count && i < 64; ++i) {
+    ParamInfo param{text(plugin.params[i].name), text(plugin.params[i].description), {}};
+    param.values = split_list(text(plugin.params[i].values));
+    info.params.push_back(param);
+  }
   return info;
 }
 
+std::string check_family_and_params(const PluginInfo& info) {
+  if (const auto& f = info.family_info) {
+    const std::string what = "family description of '" + f->name + "': ";
+    if (f->name != info.family) return what + "its name is not the plugin's family '" + info.family + "'";
+    if (f->rank < 1 || f->rank > 3) return what + "rank " + std::to_string(f->rank) + " is not 1 to 3";
+    if (static_cast<int>(split_list(f->shape_names).size()) != f->rank) {
+      return what + "shape_names '" + f->shape_names + "' does not name " +
+             std::to_string(f->rank) + " entries";
+    }
+    if (f->headline != "gbps" && f->headline != "gflops" && f->headline != "time") {
+      return what + "headline '" + f->headline + "' is not gbps, gflops or time";
+    }
+    if (!f->reference.empty() && f->reference.rfind(f->name + "/", 0) != 0) {
+      return what + "reference '" + f->reference + "' is not a plugin of the family";
+    }
+    try {
+      for (const auto& size : parse_sizes(f->default_sizes)) broadcast(size, f->rank);
+      for (const auto& size : parse_sizes(f->check_sizes)) broadcast(size, f->rank);
+      if (!f->default_blocks.empty()) parse_blocks(f->default_blocks);
+      if (!f->check_blocks.empty()) parse_blocks(f->check_blocks);
+      if (f->default_dtypes != "none") parse_dtypes(f->default_dtypes);
+    } catch (const InputError& e) {
+      return what + e.what();
+    }
+  }
+  for (std::size_t i = 0; i < info.params.size(); ++i) {
+    const ParamInfo& p = info.params[i];
+    if (!is_identifier(p.name)) {
+      return "parameter name '" + p.name + "' is not letters, digits and '_'";
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (info.params[j].name == p.name) return "parameter '" + p.name + "' declared twice";
+    }
+    if (p.values.empty()) return "parameter '" + p.name + "' has no values";
+    for (std::size_t v = 0; v < p.values.size(); ++v) {
+      if (p.values[v].empty() || p.values[v].find_first_of(";= \t") != std::string::npos) {
+        return "parameter '" + p.name + "': value '" + p.values[v] + "' is empty or holds ';', '=' or a space";
+      }
+      if (std::count(p.values.begin(), p.values.begin() + v, p.values[v])) {
+        return "parameter '" + p.name + "' lists '" + p.values[v] + "' twice";
+      }
+    }
+  }
+  return "";
+}
+
 Record to_record(const PluginInfo& info) {
-  return {{"file", info.file},
-          {"name", info.name},
-          {"family", info.family},
-          {"version", info.version},
-          {"description", info.description},
-          {"ops", info.ops},
-          {"cuda_archs", info.cuda_archs},
-          {"device", std::to_string(static_cast<int>(info.device))},
-          {"dtypes", std::to_string(info.dtypes)},
-          {"flags", std::to_string(info.flags)},
-          {"accepts", info.has_accepts ? "1" : "0"}};
+  Record r{{"file", info.file},
+           {"abi", std::to_string(info.abi_version)},
+           {"name", info.name},
+           {"family", info.family},
+           {"version", info.version},
+           {"description", info.description},
+           {"ops", info.ops},
+           {"cuda_archs", info.cuda_archs},
+           {"device", std::to_string(static_cast<int>(info.device))},
+           {"dtypes", std::to_string(info.dtypes)},
+           {"flags", std::to_string(info.flags)},
+           {"accepts", info.has_accepts ? "1" : "0"},
+           {"params", std::to_string(info.params.size())}};
+  if (const auto& f = info.family_info) {
+    for (const auto& [key, field] : kFamilyTexts) r[std::string("family.") + key] = (*f).*field;
+    r["family.rank"] = std::to_string(f->rank);
+  }
+  for (std::size_t i = 0; i < info.params.size(); ++i) {
+    const std::string at = "param." + std::to_string(i) + ".";
+    std::string values;
+    for (const auto& v : info.params[i].values) values += (values.empty() ? "" : ",") + v;
+    r[at + "name"] = info.params[i].name;
+    r[at + "values"] = values;
+    r[at + "description"] = info.params[i].description;
+  }
+  return r;
 }
 
 PluginInfo plugin_info_from_record(const Record& r) {
   PluginInfo info;
   info.file = r.at("file");
+  info.abi_version = static_cast<std::uint32_t>(std::stoul(r.at("abi")));
   info.name = r.at("name");
   info.family = r.at("family");
   info.version = r.at("version");
@@ -48,6 +158,18 @@ PluginInfo plugin_info_from_record(const Record& r) {
   info.dtypes = static_cast<std::uint32_t>(std::stoul(r.at("dtypes")));
   info.flags = static_cast<std::uint32_t>(std::stoul(r.at("flags")));
   info.has_accepts = r.at("accepts") == "1";
+  if (r.count("family.name")) {
+    FamilyInfo f;
+    for (const auto& [key, field] : kFamilyTexts) f.*field = r.at(std::string("family.") + key);
+    f.rank = std::stoi(r.at("family.rank"));
+    info.family_info = f;
+  }
+  const auto count = std::stoul(r.at("params"));
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string at = "param." + std::to_string(i) + ".";
+    info.params.push_back(
+        {r.at(at + "name"), r.at(at + "description"), split_list(r.at(at + "values"))});
+  }
   return info;
 }
 

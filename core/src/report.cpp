@@ -77,13 +77,14 @@ bool has_energy(const std::vector<ResultRow>& rows) {
 }
 
 std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>& families,
+                            const std::map<std::string, FamilyView>& views,
                             const std::vector<GpuModel>& models, bool energy, bool& above_roof) {
   std::vector<std::string> header = {"family", "GPU model", "best plugin", "case", "block",
                                      "value", "of roof"};
   if (energy) header.push_back("per joule");
   MarkdownTable table(header, 5);
   for (const auto& [family, rows] : families) {
-    const FamilyView view = view_of(family);
+    const FamilyView& view = views.at(family);
     if (view.metric == Metric::time) continue;  // a latency has no roof
     const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
     const PivotTable& pivot = comparison.tables.front();
@@ -316,7 +317,8 @@ std::string roofline_section(const Roofline& roofline, const std::string& dir,
 
 }  // namespace
 
-std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const std::string& dir) {
+std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
+                                      const FamilyTable& described, const std::string& dir) {
   boost::system::error_code error;
   boost::filesystem::create_directories(dir, error);
   if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
@@ -324,8 +326,12 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
   // A family is reported when it has an ok row with its measure.
   std::map<std::string, std::vector<ResultRow>> families;
   for (const auto& row : rows) families[row.get("family")].push_back(row);
+  std::map<std::string, FamilyView> views;
+  for (const auto& [family, family_rows] : families) {
+    views.emplace(family, view_of(described.find(family), family_rows));
+  }
   for (auto it = families.begin(); it != families.end();) {
-    const Metric metric = view_of(it->first).metric;
+    const Metric metric = views.at(it->first).metric;
     const bool measured = std::any_of(it->second.begin(), it->second.end(), [&](const ResultRow& r) {
       return r.get("status") == "ok" && metric_value(r, metric);
     });
@@ -354,7 +360,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
   const bool energy = std::any_of(gpu_families.begin(), gpu_families.end(),
                                   [](const auto& family) { return has_energy(family.second); });
   bool above_roof = false;
-  const std::string best = best_per_family(gpu_families, models, energy, above_roof);
+  const std::string best = best_per_family(gpu_families, views, models, energy, above_roof);
   md += "\n## Best per family\n\nPer family and GPU model, the plugin case nearest its roof (other "
         "than the family's reference line): the measured copy bandwidth for memory-bound cases, "
         "the attainable FLOP/s at the case's intensity (see the roofline) for compute-bound "
@@ -381,7 +387,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const 
     for (const auto& scaling : scalings) md += scaling_cases_table(scaling);
   }
   for (const auto& [family, family_rows] : families) {
-    md += family_section(family, family_rows, models, dir, scripts);
+    md += family_section(family, views.at(family), family_rows, models, dir, scripts);
   }
 
   const std::string path = dir + "/report.md";

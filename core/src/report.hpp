@@ -4,6 +4,7 @@
 // per GPU model.
 #pragma once
 
+#include "family_table.hpp"
 #include "result_schema.hpp"
 
 #include <string>
@@ -13,6 +14,9 @@ namespace kb {
 
 // Writes DIR/report.md and each plot's gnuplot script and data (NAME.gp, NAME.dat; report.md
 // embeds NAME.png). Returns the scripts, for run_gnuplot.
-std::vector<std::string> write_report(const std::vector<ResultRow>& rows, const std::string& dir);
+// `families`: the descriptions of the families (their headline and reference plugin), as the
+// plugins installed give them.
+std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
+                                      const FamilyTable& families, const std::string& dir);
 
 }  // namespace kb

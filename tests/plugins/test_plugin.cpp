@@ -124,6 +124,12 @@ kb_status verify(void* state, kb_verification* result, kb_message* msg) {
 
 void teardown(void* state) { delete static_cast<State*>(state); }
 
+// A family of rank 5, and a parameter whose name has a space and one whose value repeats.
+constexpr kb_family kBadFamily = {"testing", 5, "a,b,c,d,e", "10", "", "int32", "10", "",
+                                  "time", ""};
+constexpr kb_param kBadParams[] = {{"bad name", "1,2", "a space in the name"},
+                                   {"vec", "1,2,1", "a repeated value"}};
+
 KernelPlugin make_descriptor() {
   KernelPlugin p{};
   p.abi_version = KB_ABI_VERSION;
@@ -144,6 +150,9 @@ KernelPlugin make_descriptor() {
   p.verify = verify;
   p.teardown = teardown;
   if (KBT_IS("abi_version")) p.abi_version = KB_ABI_VERSION + 1;
+  if (KBT_IS("abi_v1")) p.abi_version = 1, p.struct_size = KB_PLUGIN_SIZE_V1;
+  if (KBT_IS("family_bad")) p.family_info = &kBadFamily;
+  if (KBT_IS("param_bad")) p.params = kBadParams, p.param_count = 2;
   if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
   if (KBT_IS("null_hook")) p.launch = nullptr;
   if (KBT_IS("bad_name")) p.name = "no_slash";

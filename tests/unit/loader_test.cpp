@@ -13,16 +13,22 @@ const std::string kLoaderDir = std::string(KBT_PLUGIN_ROOT) + "/loader";
 
 TEST(Loader, LoadsTheGoodPluginAndRefusesEachBrokenOneWithItsReason) {
   const Discovery found = kbtest::probe().discover({kLoaderDir});
-  ASSERT_EQ(found.plugins.size(), 1u);
-  EXPECT_EQ(found.plugins[0]->name, "testing/good");
-  EXPECT_EQ(found.plugins[0]->family, "testing");
+  // A plugin of ABI version 1 (its KernelPlugin ends at teardown) is served as it always was.
+  ASSERT_EQ(found.plugins.size(), 2u);
+  EXPECT_EQ(found.plugins[0]->name, "testing/abi_v1");
+  EXPECT_EQ(found.plugins[0]->abi_version, 1u);
+  EXPECT_FALSE(found.plugins[0]->family_info);
+  EXPECT_EQ(found.plugins[1]->name, "testing/good");
+  EXPECT_EQ(found.plugins[1]->family, "testing");
 
   std::map<std::string, std::string> reasons;  // file name -> reason
   for (const auto& f : found.failures) {
     reasons[f.file.substr(f.file.rfind('/') + 1)] = f.reason;
   }
   const std::map<std::string, std::string> expected = {
-      {"kbt_abi_version.so", "built for ABI version 2, this kbench serves ABI version 1"},
+      {"kbt_abi_version.so", "built for ABI version 3, this kbench serves ABI versions 1 to 2"},
+      {"kbt_family_bad.so", "family description of 'testing': rank 5 is not 1 to 3"},
+      {"kbt_param_bad.so", "parameter name 'bad name' is not letters, digits and '_'"},
       {"kbt_struct_too_small.so", "KernelPlugin is"},
       {"kbt_null_hook.so", "hook 'launch' is null"},
       {"kbt_bad_name.so", "name 'no_slash' is not of the form family/strategy"},

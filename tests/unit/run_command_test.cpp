@@ -135,7 +135,7 @@ TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
   EXPECT_NE(run.output.find("| transpose/cpu | host | float32,float64,int32 |"), std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos);
-  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 2"), std::string::npos);
+  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 3"), std::string::npos);
   EXPECT_NE(run.output.find("not_a_library.so: not a loadable shared library"), std::string::npos);
 }
 

@@ -30,8 +30,12 @@ extern "C" {
 #endif
 
 /* Bumped whenever a field of KernelPlugin, kb_case or another struct here changes meaning,
- * order or size. The loader refuses plugins built against another version. */
-#define KB_ABI_VERSION 1
+ * order or size. The loader serves version 2 and version 1 (whose KernelPlugin ends at teardown
+ * and whose plugins read kb_case up to verbose), and refuses every other version.
+ * Version 2 added the family descriptor (kb_family), parameters (kb_param, kb_case.params) and the
+ * float16, bfloat16 and int8 data types. */
+#define KB_ABI_VERSION 2
+#define KB_ABI_VERSION_OLDEST 1
 
 #if defined(_WIN32)
 #define KB_EXPORT __declspec(dllexport)
@@ -90,6 +94,30 @@ typedef struct kb_message {
   char text[KB_MESSAGE_CAPACITY];
 } kb_message;
 
+/* What a family is: how its cases are shaped and swept, and what it is measured against. A family
+ * is described once, by any plugin of it (in-tree families: by their family header); the runner
+ * takes the first description it finds and knows no family by name. */
+typedef struct kb_family {
+  const char* name;           /* the part of a plugin name before '/', e.g. "transpose" */
+  int32_t rank;               /* shape entries a case uses, 1 to 3 */
+  const char* shape_names;    /* what each entry means, comma-separated: "rows,cols" */
+  const char* default_sizes;  /* the sweep of a plain `kbench run`: "2048,8192,8192x4096" */
+  const char* default_blocks; /* "32x8,16x16"; "" when every plugin chooses its own */
+  const char* default_dtypes; /* "float32,float64"; "none" for a family without data */
+  const char* check_sizes;    /* small, odd sizes `kbench validate` runs: "33x31" */
+  const char* check_blocks;   /* and the blocks it offers them with: "16x16,32x8" */
+  const char* headline;       /* what reports lead with: "gbps", "gflops" or "time" */
+  const char* reference;      /* the plugin the family is measured against, "transpose/copy";
+                                 "" when none */
+} kb_family;
+
+/* A knob of a plugin, swept like sizes and blocks: every case has one value of each. */
+typedef struct kb_param {
+  const char* name;        /* letters, digits and '_': "tile" */
+  const char* values;      /* the values a plain sweep takes, comma-separated: "256,512" */
+  const char* description; /* one line */
+} kb_param;
+
 /* One case. Owned by the runner; valid for the duration of the call it is passed to (a plugin
  * that needs it later copies what it needs in setup). */
 typedef struct kb_case {
@@ -103,6 +131,9 @@ typedef struct kb_case {
   int32_t device;     /* CUDA device ordinal, already current when a hook is called */
   int32_t verbose;    /* non-zero: the user asked to see what the plugin captured (--show);
                          verify may print it on standard error */
+  /* ABI version 2 */
+  const char* params; /* the value of each of the plugin's parameters, in its declared order:
+                         "tile=256;vec=4"; "" when it has none */
 } kb_case;
 
 /* The work of one launch, filled by setup: the runner turns it into GB/s and GFLOP/s. */
@@ -171,7 +202,15 @@ typedef struct KernelPlugin {
 
   /* Frees everything setup allocated. Never fails. */
   void (*teardown)(void* state);
+
+  /* ABI version 2 */
+  const kb_family* family_info; /* the family's description, or NULL: another plugin gives it */
+  const kb_param* params;       /* param_count knobs, swept like blocks; NULL when none */
+  uint32_t param_count;
 } KernelPlugin;
+
+/* The size of a version 1 KernelPlugin: everything before family_info. */
+#define KB_PLUGIN_SIZE_V1 offsetof(KernelPlugin, family_info)
 
 /* The one symbol every plugin exports. */
 typedef const KernelPlugin* (*kb_plugin_entry)(void);

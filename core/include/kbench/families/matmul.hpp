@@ -15,6 +15,14 @@
 
 namespace kb::matmul {
 
+// The family as the runner sees it (kb_family): held against cuBLAS at the data type's precision.
+inline const kb_family* family_descriptor(const void*) {
+  static constexpr kb_family kFamily = {
+      "matmul", 3, "M,N,K", "1024,4096", "16x16", "float32",
+      "33x65x17", "16x16,256,32x32", "gflops", "matmul/cublas"};
+  return &kFamily;
+}
+
 // The precision the product is computed in. tf32 and bf16 mean: inputs rounded to that format,
 // products accumulated in float32 (the tensor-core contract).
 enum class Precision { fp64, fp32, tf32, bf16 };

@@ -12,6 +12,16 @@
 
 namespace kb::transpose {
 
+// The family as the runner sees it (kb_family): held against a copy of the same bytes.
+inline const kb_family* family_descriptor(const void*) {
+  static constexpr kb_family kFamily = {
+      "transpose", 2, "rows,cols", "2048,8192,8192x4096", "32x8,16x16,32x32", "float32,float64",
+      // Odd sizes, so partial tiles are exercised; several blocks, so a plugin that accepts only
+      // some shapes still gets a case.
+      "33x31", "16x16,32x8,32x32", "gbps", "transpose/copy"};
+  return &kFamily;
+}
+
 // out[c * rows + r] = in[r * cols + c], on the host: the reference every plugin is checked against.
 template <typename T>
 void reference(const T* in, T* out, std::int64_t rows, std::int64_t cols);

@@ -55,6 +55,15 @@ constexpr std::uint32_t dtype_mask(DTypes<T...>) {
   return (0u | ... | static_cast<std::uint32_t>(dtype_of<T>()));
 }
 
+// A plugin's knobs (kb_param), from an array that outlives the library: `kb::ParamList(kParams)`.
+struct ParamList {
+  const kb_param* list = nullptr;
+  std::uint32_t count = 0;
+  constexpr ParamList() = default;
+  template <std::size_t N>
+  constexpr ParamList(const kb_param (&params)[N]) : list(params), count(N) {}
+};
+
 struct Metadata {
   const char* name;
   const char* version;
@@ -63,7 +72,31 @@ struct Metadata {
   std::uint32_t flags = 0;
   const char* ops = "";
   int (*accepts)(const kb_case*, kb_message*) = nullptr;
+  ParamList params = {};
 };
+
+namespace detail {
+
+// The family description a family header gives for its problem types (found by argument-dependent
+// lookup: `const kb_family* family_descriptor(const void*)` in the family's namespace); null for a
+// problem type of no described family.
+template <typename P>
+constexpr auto family_of(int) -> decltype(family_descriptor(static_cast<const P*>(nullptr))) {
+  return family_descriptor(static_cast<const P*>(nullptr));
+}
+template <typename P>
+constexpr const kb_family* family_of(...) {
+  return nullptr;
+}
+
+template <typename Types>
+struct FirstType;
+template <typename T, typename... Rest>
+struct FirstType<DTypes<T, Rest...>> {
+  using type = T;
+};
+
+}  // namespace detail
 
 inline void write_message(kb_message* message, const char* text) {
   if (message != nullptr) std::snprintf(message->text, sizeof message->text, "%s", text);
@@ -218,6 +251,9 @@ KernelPlugin make_plugin(const Metadata& m) {
   p.launch = &H::launch;
   p.verify = &H::verify;
   p.teardown = &H::teardown;
+  p.family_info = detail::family_of<Problem<typename detail::FirstType<Types>::type>>(0);
+  p.params = m.params.list;
+  p.param_count = m.params.count;
   return p;
 }
 
