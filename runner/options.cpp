@@ -130,6 +130,9 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("split", po::bool_switch(&o.split),
        "with several --devices: run each case once, sharing the cases out, instead of on each")
       ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
+      ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
+       "measure every case N times: N passes over the plan, each case in a fresh worker each "
+       "time (the spread between them is what kbench compare's verdicts weigh)")
       ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
   po::options_description all;
   all.add(sweep).add(timing_options(o.timing, latency_off)).add(plugin_path_options(o.plugin_dirs));
@@ -141,6 +144,7 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   o.timing.hide_launch_latency = !latency_off;
   o.timing.keep_samples = !o.samples_out.empty();
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
+  if (o.repetitions < 1) throw InputError("--repetitions must be at least 1");
   if (!(o.timing.energy_window_seconds >= 0 && o.timing.energy_window_seconds <= 60)) {
     throw InputError("--energy-window must be from 0 to 60 seconds");
   }

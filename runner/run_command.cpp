@@ -97,11 +97,13 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// A case's identity for --resume; with --split the device a case ran on is not part of it.
+// A case's identity for --resume, each repetition its own; with --split the device a case ran on
+// is not part of it.
 std::string resume_key(const std::string& plugin, const std::string& dtype, const std::string& op,
                        const std::string& shape, const std::string& block,
-                       const std::string& device, bool split) {
-  return case_key(plugin, dtype, op, shape, block, split && device != "host" ? "any" : device);
+                       const std::string& device, const std::string& repetition, bool split) {
+  return case_key(plugin, dtype, op, shape, block, split && device != "host" ? "any" : device) +
+         "|" + repetition;
 }
 
 // Everything the lanes of one run share; each member is safe to use from several lanes.
@@ -124,14 +126,23 @@ class SweepExecutor {
   void execute(CaseQueue& queue, std::optional<int> device);
 
  private:
+  // What a worker serves: one plugin on one device, for one repetition (a repetition that reused
+  // the worker of the one before would share its warm state, and not be a repetition).
   struct Group {
     const LoadedPlugin* plugin = nullptr;
     int device = -1;
+    int repetition = 0;
+    bool operator!=(const Group& other) const {
+      return plugin != other.plugin || device != other.device || repetition != other.repetition;
+    }
   };
   Record run_case(const PlannedCase& c);
   bool start_worker(const PlannedCase& c, std::string& error);
   void stop_worker();
   const DeviceInfo* device_info(int index);
+  static Group group_of(const PlannedCase& c) {
+    return {c.plugin.get(), c.request.device, c.repetition};
+  }
 
   SharedRun& run_;
   const RunOptions& options_;
@@ -184,7 +195,7 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (c.request.device >= 0 && copy_gbps_[c.request.device] <= 0) {
     copy_gbps_[c.request.device] = std::stod(hello["copy_gbps"]);
   }
-  current_ = {c.plugin.get(), c.request.device};
+  current_ = group_of(c);
   run_.report.worker_started(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return true;
@@ -198,7 +209,7 @@ void SweepExecutor::stop_worker() {
 }
 
 Record SweepExecutor::run_case(const PlannedCase& c) {
-  if (worker_ && (current_.plugin != c.plugin.get() || current_.device != c.request.device)) {
+  if (worker_ && current_ != group_of(c)) {
     worker_->finish();
     stop_worker();
   }
@@ -248,7 +259,8 @@ void SweepExecutor::execute(CaseQueue& queue, std::optional<int> device) {
     const std::string key = resume_key(
         c->plugin->api->name, dtype_name(c->request.dtype), c->request.op,
         format_extent(c->request.shape), format_block(c->request.block),
-        c->request.device < 0 ? "host" : std::to_string(c->request.device), options_.split);
+        c->request.device < 0 ? "host" : std::to_string(c->request.device),
+        std::to_string(c->repetition), options_.split);
     if (run_.done.count(key)) {
       run_.report.skipped_resumed();
       continue;
@@ -312,7 +324,10 @@ int run_command(const std::vector<std::string>& args) {
   const std::vector<int> devices = options.sweep.devices;
   if (options.split) options.sweep.devices = {devices.front()};
   Plan plan = plan_sweep(runnable, options.sweep);
+  // Each shard repeats its own slice: the shards stay the slices of the plan they are without
+  // repetitions, and a shard's rows hold every repetition of its cases.
   if (!options.shard.empty()) plan = shard(plan, options.shard);
+  plan = repeat(plan, options.repetitions);
   ResultsStore store(options.output);  // refuses a file with another header before anything runs
   std::unique_ptr<SamplesWriter> samples;
   if (!options.samples_out.empty()) samples = std::make_unique<SamplesWriter>(options.samples_out);
@@ -327,7 +342,7 @@ int run_command(const std::vector<std::string>& args) {
       if (row.get("run_id") == context.run_id) {
         done.insert(resume_key(row.get("plugin"), row.get("dtype"), row.get("op"),
                                row.get("shape"), row.get("block"), row.get("device"),
-                               options.split));
+                               row.get("repetition"), options.split));
       }
     }
   }

@@ -10,7 +10,8 @@ namespace kb {
 namespace {
 
 const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin", "dtype",
-                                              "op", "shape", "block", "cache"};
+                                              "op", "shape", "block", "cache",
+                                              "repetition"};
 
 }  // namespace
 

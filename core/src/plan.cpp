@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace kb {
 namespace {
@@ -215,6 +216,17 @@ Plan shard(const Plan& plan, const std::string& spec) {
   Plan slice;
   for (std::size_t i = index; i < plan.cases.size(); i += count) slice.cases.push_back(plan.cases[i]);
   return slice;
+}
+
+Plan repeat(const Plan& plan, int count) {
+  Plan repeated;
+  for (int repetition = 0; repetition < count; ++repetition) {
+    for (PlannedCase c : plan.cases) {
+      c.repetition = repetition;
+      repeated.cases.push_back(std::move(c));
+    }
+  }
+  return repeated;
 }
 
 std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,

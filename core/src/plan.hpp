@@ -29,6 +29,7 @@ struct PlannedCase {
   // Non-empty: the case is not run but recorded as `unsupported` with this reason (a data type
   // the plugin lacks, or a shape for which the plugin accepted none of the blocks).
   std::string unsupported_reason;
+  int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
 };
 
 struct Plan {
@@ -48,6 +49,12 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
 // disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array).
 // Throws InputError on a malformed "i/N".
 Plan shard(const Plan& plan, const std::string& spec);
+
+// The plan `count` times, one whole pass after another, each case tagged with its pass: the
+// repetitions of a case are spread over the run, not back to back, so whatever drifts during a
+// run (clocks, temperature, a neighbour on the machine) reaches every repetition differently and
+// shows up as the spread between them.
+Plan repeat(const Plan& plan, int count);
 
 // Identifies a case across runs, for --resume: plugin|dtype|op|shape|block|device.
 std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,
