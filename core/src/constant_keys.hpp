@@ -1,0 +1,28 @@
+// The key columns that tell cases apart only sometimes (the GPU, the op, the cache state) are
+// printed only where they do: a table whose every case ran on one GPU does not repeat its name.
+#pragma once
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// Drops those of the optional key columns that hold one value in every row; `Row` has a `key`
+// with one value per key column.
+template <class Row>
+void drop_constant_keys(std::vector<std::string>& key_columns, std::vector<Row>& rows) {
+  for (const char* optional : {"gpu", "op", "cache"}) {
+    const auto at = std::find(key_columns.begin(), key_columns.end(), optional);
+    if (at == key_columns.end()) continue;
+    const auto index = static_cast<std::size_t>(at - key_columns.begin());
+    std::set<std::string> values;
+    for (const auto& row : rows) values.insert(row.key[index]);
+    if (values.size() > 1) continue;
+    key_columns.erase(at);
+    for (auto& row : rows) row.key.erase(row.key.begin() + static_cast<long>(index));
+  }
+}
+
+}  // namespace kb
