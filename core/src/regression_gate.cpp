@@ -81,8 +81,6 @@ void judge_timed(CaseVerdict& v, const GateRequest& request) {
   const double effect = cand.median / base.median - 1;
   v.effect = effect;
   const Verdict direction = effect > 0 ? Verdict::slower : Verdict::faster;
-  const std::string counts =
-      std::to_string(base.medians.size()) + " vs " + std::to_string(cand.medians.size());
   if (base.medians.size() >= 2 && cand.medians.size() >= 2) {
     const RankTest test = mann_whitney_u(base.medians, cand.medians);
     v.p_value = test.p_value;
@@ -92,23 +90,23 @@ void judge_timed(CaseVerdict& v, const GateRequest& request) {
       v.verdict = direction;
     } else {
       v.verdict = Verdict::unsure;
-      char text[160];
-      std::snprintf(text, sizeof text, "%s, but p = %.3g (%s repetitions) is not below %g",
-                    percent(effect).c_str(), test.p_value, counts.c_str(), request.alpha);
+      char text[64];
+      std::snprintf(text, sizeof text, "not significant at %g", request.alpha);
       v.reason = text;
     }
     return;
   }
   const double bound = kSingleRepetitionMargin * (base.noise + cand.noise);
+  const std::string counts =
+      std::to_string(base.medians.size()) + " vs " + std::to_string(cand.medians.size());
   if (std::abs(effect) < request.min_effect) {
     v.verdict = Verdict::same;
   } else if (std::abs(effect) > bound) {
     v.verdict = direction;
   } else {
     v.verdict = Verdict::unsure;
-    v.reason = percent(effect) + " with " + counts +
-               " repetitions: within " + std::to_string(static_cast<int>(kSingleRepetitionMargin)) +
-               "x the rows' own noise (" +
+    v.reason = counts + " repetitions: within " +
+               std::to_string(static_cast<int>(kSingleRepetitionMargin)) + "x the rows' own noise (" +
                (std::isfinite(bound) ? percent(bound) : std::string("unknown")) +
                "); run with --repetitions for a rank test";
   }
@@ -144,14 +142,10 @@ CaseVerdict judge(Key key, std::optional<CaseSide> base, std::optional<CaseSide>
     return v;
   }
   judge_timed(v, request);
-  if (v.verdict == Verdict::slower && *v.effect > request.fail_slower.value_or(0)) {
+  const double allowed = request.fail_slower.value_or(request.min_effect);
+  if (v.verdict == Verdict::slower && *v.effect > allowed) {
     v.fails = true;
-    v.reason = "slower by " + percent(*v.effect);
-    if (v.p_value) {
-      char text[64];
-      std::snprintf(text, sizeof text, " (p = %.3g)", *v.p_value);
-      v.reason += text;
-    }
+    v.reason = "slower by " + percent(*v.effect) + ", more than the " + percent(allowed) + " allowed";
   }
   return v;
 }

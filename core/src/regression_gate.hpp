@@ -32,7 +32,8 @@ inline constexpr double kSingleRepetitionMargin = 3;
 struct GateRequest {
   double alpha = 0.05;       // significance of the rank test
   double min_effect = 0.01;  // a smaller relative difference in time is "same"
-  // A slower case fails the gate when its effect exceeds this; unset: every "slower" fails.
+  // A slower case fails the gate when its effect exceeds this; unset: min_effect, so that every
+  // "slower" fails.
   std::optional<double> fail_slower;
 };
 
