@@ -11,6 +11,7 @@ int run_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
 int worker_command(const std::vector<std::string>& args);
+int probe_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int new_plugin_command(const std::vector<std::string>& args);
 

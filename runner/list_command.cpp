@@ -4,11 +4,18 @@
 #include "case_spec.hpp"
 #include "loader.hpp"
 #include "options.hpp"
+#include "plugin_probe.hpp"
 
 #include <iomanip>
 #include <iostream>
 
 namespace kb {
+namespace {
+
+// A plugin whose loading takes longer is taken to hang.
+constexpr double kListLoadTimeoutSeconds = 60;
+
+}  // namespace
 
 int list_command(const std::vector<std::string>& args) {
   std::vector<std::string> dirs;
@@ -22,19 +29,20 @@ int list_command(const std::vector<std::string>& args) {
     std::cout << "Usage: kbench list [options]\n" << description;
     return 0;
   }
-  const Discovery discovery = discover_plugins(plugin_search_path(dirs));
+  // Loading runs each plugin's own code: in the probe, where a crash costs that file alone.
+  PluginProbe probe(executable_path(), kListLoadTimeoutSeconds);
+  const Discovery discovery = probe.discover(plugin_search_path(dirs));
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
   std::cout << "| plugin | device | dtypes | ops | launch shape | version | built for | file |\n"
                "|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : discovery.plugins) {
-    const KernelPlugin& api = *p->api;
-    if (!family.empty() && family != api.family) continue;
-    std::cout << "| " << api.name << " | " << (api.device == KB_DEVICE_CUDA ? "cuda" : "host")
-              << " | " << dtype_list(api.dtypes) << " | " << api.ops << " | "
-              << (api.flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks") << " | "
-              << api.version << " | " << api.cuda_archs << " | " << p->file << " |\n";
+    if (!family.empty() && family != p->family) continue;
+    std::cout << "| " << p->name << " | " << (p->device == KB_DEVICE_CUDA ? "cuda" : "host")
+              << " | " << dtype_list(p->dtypes) << " | " << p->ops << " | "
+              << (p->flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks") << " | "
+              << p->version << " | " << p->cuda_archs << " | " << p->file << " |\n";
   }
   return 0;
 }

@@ -1,13 +1,40 @@
 // kbench: registry and runner for CUDA kernel experiments.
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "input_error.hpp"
+#include "shared_csv_file.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace {
+
+// The parent never dies without a line: a fault of kbench itself says so, then ends as it would
+// have. (Not in the worker and probe children: there a crash is the plugin's, and the parent
+// reports it.)
+void on_fault(int sig) {
+  const char* what = strsignal(sig);
+  const char* lines[] = {"kbench: internal error: ", what ? what : "a fatal signal",
+                         " (a fault of kbench itself)\n"};
+  for (const char* line : lines) {
+    [[maybe_unused]] const ssize_t written = ::write(2, line, std::strlen(line));
+  }
+  ::raise(sig);  // SA_RESETHAND: the default action, a core dump where enabled
+}
+
+void say_why_on_fault() {
+  struct sigaction action {};
+  action.sa_handler = on_fault;
+  action.sa_flags = SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &action, nullptr);
+}
 
 constexpr const char* kUsage =
     "Usage: kbench <command> [options]\n"
@@ -27,16 +54,18 @@ constexpr const char* kUsage =
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << kUsage;
-    return 2;
+    return kb::kExitBadInput;
   }
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
+  if (command != "worker" && command != "probe") say_why_on_fault();
   try {
     if (command == "list") return kb::list_command(args);
     if (command == "run") return kb::run_command(args);
     if (command == "compare") return kb::compare_command(args);
     if (command == "report") return kb::report_command(args);
     if (command == "worker") return kb::worker_command(args);
+    if (command == "probe") return kb::probe_command(args);
     if (command == "validate") return kb::validate_command(args);
     if (command == "new-plugin") return kb::new_plugin_command(args);
     if (command == "--help" || command == "-h" || command == "help") {
@@ -44,12 +73,21 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::cerr << "kbench: error: unknown command '" << command << "'\n" << kUsage;
-    return 2;
+    return kb::kExitBadInput;
   } catch (const kb::InputError& e) {
     std::cerr << "kbench: error: " << e.what() << "\n";
-    return 2;
+    return kb::kExitBadInput;
+  } catch (const kb::WriteError& e) {
+    std::cerr << "kbench: " << e.what() << "\n";
+    return kb::kExitWriteFailed;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "kbench: internal error: out of memory\n";
+    return kb::kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "kbench: internal error: " << e.what() << "\n";
-    return 3;
+    return kb::kExitInternal;
+  } catch (...) {
+    std::cerr << "kbench: internal error: unknown exception\n";
+    return kb::kExitInternal;
   }
 }

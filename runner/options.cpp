@@ -1,11 +1,83 @@
 #include "options.hpp"
 
+#include "case_spec.hpp"
 #include "input_error.hpp"
+#include "plugin_text.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
 namespace kb {
+namespace {
+
+// The longest a case may take, and a sampling budget may be: beyond these a value is a typo, and
+// --case-timeout's milliseconds must still count in an int.
+constexpr double kMaxCaseSeconds = 7 * 24 * 3600.0;
+constexpr double kMaxSamplingSeconds = 24 * 3600.0;
+constexpr std::uint64_t kMaxMinSamples = 10'000'000;
+
+std::string number_text(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// A number option must be a finite value in (low, high] (or [low, high] when `low_inclusive`).
+auto in_range(const char* option, double low, bool low_inclusive, double high) {
+  return [=](double value) {
+    const bool above_low = low_inclusive ? value >= low : value > low;
+    if (!(above_low && value <= high)) {
+      throw InputError(std::string(option) + " " + number_text(value) + ": must be a number " +
+                       (low_inclusive ? "at least " : "greater than ") + number_text(low) +
+                       " and at most " + number_text(high));
+    }
+  };
+}
+
+// An unsigned integer option, digits alone (Boost would take "-1" as 2^64 - 1), within [low, high].
+std::uint64_t count_option(const char* option, const std::string& text, std::uint64_t low,
+                           std::uint64_t high) {
+  const auto value = parse_unsigned(text);
+  if (!value || *value < low || *value > high) {
+    throw InputError(std::string(option) + " '" + text + "': must be a whole number from " +
+                     std::to_string(low) + " to " + std::to_string(high));
+  }
+  return *value;
+}
+
+void require_not_empty(const po::variables_map& vm, const char* option) {
+  if (vm.count(option) && vm[option].as<std::string>().empty()) {
+    throw InputError(std::string("--") + option + " is empty");
+  }
+}
+
+// A config file must be a readable regular file: an ifstream opens a folder without complaint.
+std::ifstream open_config(const std::string& file) {
+  struct stat info {};
+  if (::stat(file.c_str(), &info) != 0) {
+    throw InputError("cannot read config file '" + file + "': " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    throw InputError("cannot read config file '" + file + "': not a regular file");
+  }
+  std::ifstream in(file);
+  if (!in) throw InputError("cannot read config file '" + file + "'");
+  return in;
+}
+
+}  // namespace
+
+std::string option_number(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs) {
   po::options_description d("Plugin search");
@@ -18,13 +90,27 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
   StoppingRule& rule = timing.rule;
   po::options_description d("Timing");
   d.add_options()
-      ("min-samples", po::value(&rule.min_samples)->default_value(rule.min_samples),
+      ("min-samples",
+       po::value<std::string>()
+           ->default_value(std::to_string(rule.min_samples))
+           ->notifier([&rule](const std::string& text) {
+             rule.min_samples = count_option("--min-samples", text, 1, kMaxMinSamples);
+           }),
        "timed launches at least")
-      ("min-time", po::value(&rule.min_seconds)->default_value(rule.min_seconds),
+      ("min-time",
+       po::value(&rule.min_seconds)
+           ->default_value(rule.min_seconds)
+           ->notifier(in_range("--min-time", 0, true, kMaxSamplingSeconds)),
        "seconds of sampling at least")
-      ("max-time", po::value(&rule.max_seconds)->default_value(rule.max_seconds),
+      ("max-time",
+       po::value(&rule.max_seconds)
+           ->default_value(rule.max_seconds)
+           ->notifier(in_range("--max-time", 0, false, kMaxSamplingSeconds)),
        "seconds of sampling at most; a case not settled by then is marked settled=0")
-      ("max-noise", po::value(&rule.max_noise)->default_value(rule.max_noise),
+      ("max-noise",
+       po::value(&rule.max_noise)
+           ->default_value(rule.max_noise)
+           ->notifier(in_range("--max-noise", 0, false, 1)),
        "target relative half-width of the median's 95% confidence interval")
       ("no-latency-hiding", po::bool_switch(&hide_latency_off),
        "do not hold the stream with a blocking kernel while enqueueing a timed launch")
@@ -32,9 +118,22 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
        "flush the L2 cache before every sample (outside the timed region)")
       ("profile", po::bool_switch(&timing.profile),
        "launch each case once, inside its NVTX range, without warm-up or sampling (for ncu --nvtx)")
-      ("energy-window", po::value(&timing.energy_window_seconds)->default_value(0),
+      ("energy-window",
+       po::value(&timing.energy_window_seconds)
+           ->default_value(0)
+           ->notifier(in_range("--energy-window", 0, true, 60)),
        "seconds of back-to-back launches over which each case's board energy is read through "
        "NVML (J per launch, W); 0: no energy (the counter moves every 100 ms: use 1 or more)");
+  return d;
+}
+
+po::options_description case_timeout_option(double& seconds) {
+  po::options_description d("Isolation");
+  d.add_options()("case-timeout",
+                  po::value(&seconds)->default_value(seconds)->notifier(
+                      in_range("--case-timeout", 0, false, kMaxCaseSeconds)),
+                  "seconds one case (or one plugin's loading or acceptance check) may take before "
+                  "its process is killed");
   return d;
 }
 
@@ -61,8 +160,7 @@ bool parse_results_command(const std::vector<std::string>& args,
       // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
       // options mean nothing here and are skipped.
       const std::string file = vm["config"].as<std::string>();
-      std::ifstream in(file);
-      if (!in) throw InputError("cannot read config file '" + file + "'");
+      std::ifstream in = open_config(file);
       po::store(po::parse_config_file(in, description, /*allow_unregistered=*/true), vm);
     }
     if (!vm.count("help")) po::notify(vm);
@@ -84,8 +182,7 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
     po::store(po::command_line_parser(args).options(description).run(), vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
-      std::ifstream in(file);
-      if (!in) throw InputError("cannot read config file '" + file + "'");
+      std::ifstream in = open_config(file);
       try {
         // Values on the command line win over the file's: po::store keeps the first value.
         po::store(po::parse_config_file(in, description), vm);
@@ -102,7 +199,6 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
 
 bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   bool latency_off = false;
-  std::string seed_text;
   po::options_description sweep("Sweep");
   sweep.add_options()
       ("help,h", "show this help")
@@ -115,13 +211,17 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("dtypes", po::value(&o.sweep.dtypes), "data types: float32,float64,int32")
       ("ops", po::value(&o.sweep.ops), "operations where the family has several, e.g. sum,sumsq")
       ("devices", po::value(&o.devices)->default_value(o.devices), "CUDA devices: 0 | 0,1 | all")
-      ("seed", po::value(&o.sweep.seed)->default_value(o.sweep.seed), "seed of the inputs")
+      ("seed",
+       po::value<std::string>()
+           ->default_value(std::to_string(o.sweep.seed))
+           ->notifier([&o](const std::string& text) {
+             o.sweep.seed = count_option("--seed", text, 0, ~std::uint64_t{0});
+           }),
+       "seed of the inputs")
       ("output,o", po::value(&o.output)->default_value(o.output), "CSV file the rows are appended to")
       ("run-id", po::value(&o.run_id), "identifies this run in the CSV (default: time and host)")
       ("resume", po::bool_switch(&o.resume),
        "skip the cases the CSV already holds for --run-id")
-      ("case-timeout", po::value(&o.case_timeout_seconds)->default_value(o.case_timeout_seconds),
-       "seconds one case may take before its worker is killed")
       ("show", po::bool_switch(&o.sweep.verbose), "print what plugins captured (hello)")
       ("zip", po::bool_switch(&o.sweep.zip),
        "pair --sizes and --blocks element by element instead of their cross product")
@@ -135,7 +235,10 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
        "time (the spread between them is what kbench compare's verdicts weigh)")
       ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
   po::options_description all;
-  all.add(sweep).add(timing_options(o.timing, latency_off)).add(plugin_path_options(o.plugin_dirs));
+  all.add(sweep)
+      .add(case_timeout_option(o.case_timeout_seconds))
+      .add(timing_options(o.timing, latency_off))
+      .add(plugin_path_options(o.plugin_dirs));
   const auto vm = parse_with_config(args, all, "run");
   if (vm.count("help")) {
     std::cout << "Usage: kbench run [options]\n" << all;
@@ -143,20 +246,66 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   }
   o.timing.hide_launch_latency = !latency_off;
   o.timing.keep_samples = !o.samples_out.empty();
+  for (const char* option : {"output", "run-id", "samples-out", "shard", "devices"}) {
+    require_not_empty(vm, option);
+  }
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
   if (o.repetitions < 1) throw InputError("--repetitions must be at least 1");
-  if (!(o.timing.energy_window_seconds >= 0 && o.timing.energy_window_seconds <= 60)) {
-    throw InputError("--energy-window must be from 0 to 60 seconds");
+  // A run id is a CSV cell and a shell word of the resume command: one line of plain text.
+  if (o.run_id.size() > 200 || o.run_id.find_first_of("\t\n\r") != std::string::npos ||
+      clean_text(o.run_id) != o.run_id) {
+    throw InputError("--run-id must be one line of printable UTF-8 text, at most 200 bytes");
   }
-  if (o.timing.rule.max_seconds <= 0 || o.timing.rule.max_noise <= 0 ||
-      o.case_timeout_seconds <= 0) {
-    throw InputError("--max-time, --max-noise and --case-timeout must be positive");
+  if (o.timing.rule.min_seconds > o.timing.rule.max_seconds) {
+    // The default --min-time yields to a shorter --max-time; a --min-time given does not.
+    if (!vm["min-time"].defaulted()) {
+      throw InputError("--min-time " + number_text(o.timing.rule.min_seconds) +
+                       " exceeds --max-time " + number_text(o.timing.rule.max_seconds));
+    }
+    o.timing.rule.min_seconds = o.timing.rule.max_seconds;
   }
-  // Validate the lists now, so a typo fails before any plugin is loaded.
-  if (!o.sweep.sizes.empty()) parse_sizes(o.sweep.sizes);
-  if (!o.sweep.blocks.empty()) parse_blocks(o.sweep.blocks);
-  if (!o.sweep.dtypes.empty()) parse_dtypes(o.sweep.dtypes);
+  if (vm.count("case")) {
+    for (const char* sweep_option : {"family", "plugin", "sizes", "blocks", "dtypes", "ops"}) {
+      if (vm.count(sweep_option)) {
+        throw InputError(std::string("--case names whole cases: it cannot be combined with --") +
+                         sweep_option);
+      }
+    }
+    if (o.sweep.zip) throw InputError("--case names whole cases: it cannot be combined with --zip");
+  }
+  // Validate the lists now, so a typo fails before any plugin is loaded; the message names the
+  // option.
+  const auto check = [&](const char* option, const auto& validate) {
+    if (!vm.count(option)) return;
+    try {
+      validate();
+    } catch (const InputError& e) {
+      throw InputError(std::string("--") + option + ": " + e.what());
+    }
+  };
+  check("sizes", [&] { parse_sizes(o.sweep.sizes); });
+  check("blocks", [&] { parse_blocks(o.sweep.blocks); });
+  check("dtypes", [&] { parse_dtypes(o.sweep.dtypes); });
+  check("ops", [&] { split_user_list(o.sweep.ops, "operation"); });
+  check("family", [&] { o.sweep.families = unique_items(o.sweep.families, "family"); });
+  check("plugin", [&] { o.sweep.plugin_globs = unique_items(o.sweep.plugin_globs, "plugin glob"); });
+  for (const auto& dir : o.plugin_dirs) {
+    if (dir.empty()) throw InputError("--plugins names an empty folder");
+  }
   return true;
+}
+
+std::vector<std::string> unique_items(const std::vector<std::string>& lists, const char* what) {
+  std::vector<std::string> items;
+  for (const auto& list : lists) {
+    for (auto& item : split_user_list(list, what)) {
+      if (std::find(items.begin(), items.end(), item) != items.end()) {
+        throw InputError(std::string(what) + " '" + item + "' given twice");
+      }
+      items.push_back(std::move(item));
+    }
+  }
+  return items;
 }
 
 }  // namespace kb

@@ -29,6 +29,8 @@ struct RunOptions {
 };
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs);
+// --case-timeout: seconds, in (0, one week].
+po::options_description case_timeout_option(double& seconds);
 // The options the parent passes on to its workers.
 po::options_description timing_options(TimingOptions& timing, bool& hide_latency_off);
 
@@ -47,6 +49,14 @@ po::options_description row_selection_options(RowSelection& selection);
 bool parse_results_command(const std::vector<std::string>& args,
                            const po::options_description& description, const char* command,
                            const char* usage);
+
+// The items of repeatable, comma-separated options (--family a,b --family c), each once; an empty
+// or repeated item is an InputError.
+std::vector<std::string> unique_items(const std::vector<std::string>& lists, const char* what);
+
+// A number as an option value that parses back to the same double (std::to_string rounds 1e-7
+// to 0.000000, which a worker would then refuse).
+std::string option_number(double value);
 
 // Parses argv with `description` and, when present, the config file named by --config.
 po::variables_map parse_with_config(const std::vector<std::string>& args,

@@ -54,7 +54,7 @@ std::string utc_timestamp() {
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     double copy_gbps, const Record& result) {
   ResultRow row;
-  const KernelPlugin& api = *c.plugin->api;
+  const PluginInfo& api = *c.plugin;
   row.set("timestamp_utc", utc_timestamp());
   row.set("run_id", run.run_id);
   row.set("host", run.host);

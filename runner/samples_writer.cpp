@@ -2,30 +2,26 @@
 
 #include "case_spec.hpp"
 #include "csv.hpp"
-#include "input_error.hpp"
-
-#include <fstream>
 
 namespace kb {
 namespace {
 
-const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin", "dtype",
-                                              "op", "shape", "block", "cache",
-                                              "repetition"};
+const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin",
+                                              "dtype",  "op",       "shape",  "block",
+                                              "cache",  "repetition"};
+
+std::vector<std::string> samples_header() {
+  auto header = kKeyColumns;
+  header.insert(header.end(), {"sample", "us"});
+  return header;
+}
 
 }  // namespace
 
-SamplesWriter::SamplesWriter(std::string path) : path_(std::move(path)) {
-  std::ofstream out(path_, std::ios::app);
-  if (!out) throw InputError("cannot open samples file '" + path_ + "'");
-  if (out.tellp() == 0) {
-    auto header = kKeyColumns;
-    header.insert(header.end(), {"sample", "us"});
-    out << csv_line(header);
-  }
-}
+SamplesWriter::SamplesWriter(std::string path)
+    : file_(std::move(path), samples_header(), "samples file") {}
 
-void SamplesWriter::append(const ResultRow& row, const std::string& samples) {
+SharedCsvFile::Span SamplesWriter::append(const ResultRow& row, const std::string& samples) {
   std::vector<std::string> key;
   for (const auto& column : kKeyColumns) key.push_back(row.get(column));
   std::string text;
@@ -36,8 +32,7 @@ void SamplesWriter::append(const ResultRow& row, const std::string& samples) {
     cells.push_back(us);
     text += csv_line(cells);
   }
-  const std::lock_guard<std::mutex> lock(mutex_);
-  std::ofstream(path_, std::ios::app) << text;
+  return text.empty() ? SharedCsvFile::Span{} : file_.append(text);
 }
 
 }  // namespace kb

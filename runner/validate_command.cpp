@@ -8,6 +8,8 @@
 #include "families.hpp"
 #include "input_error.hpp"
 #include "loader.hpp"
+#include "options.hpp"
+#include "plugin_probe.hpp"
 #include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
@@ -34,25 +36,40 @@ SmallCase small_case(const std::string& family) {
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
-  if (args.size() != 1 || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "Usage: kbench validate PLUGIN.so\n";
-    return args.size() == 1 ? 0 : 2;
-  }
-  const std::string file = boost::filesystem::absolute(args[0]).lexically_normal().string();
-  if (!boost::filesystem::is_regular_file(file)) throw InputError("no such file '" + args[0] + "'");
-  std::shared_ptr<const LoadedPlugin> plugin;
+  std::string given;
+  double case_timeout = 60;
+  po::options_description description("kbench validate");
+  description.add_options()("help,h", "show this help")(
+      "plugin-file", po::value(&given)->required(), "the plugin's shared library");
+  description.add(case_timeout_option(case_timeout));
+  po::positional_options_description positional;
+  positional.add("plugin-file", 1);
+  po::variables_map vm;
   try {
-    plugin = load_plugin(file);
-  } catch (const LoadError& e) {
-    std::cout << file << ": invalid: " << e.what() << "\n";
+    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "Usage: kbench validate PLUGIN.so [--case-timeout S]\n" << description;
+      return 0;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError(std::string("kbench validate: ") + e.what());
+  }
+  if (given.empty()) throw InputError("kbench validate: the plugin file is empty");
+  const std::string file = boost::filesystem::absolute(given).lexically_normal().string();
+  if (!boost::filesystem::is_regular_file(file)) throw InputError("no such file '" + given + "'");
+  std::string failure;
+  const auto plugin = PluginProbe(executable_path(), case_timeout).load(file, failure);
+  if (!plugin) {
+    std::cout << file << ": invalid: " << failure << "\n";
     return 1;
   }
-  const KernelPlugin& api = *plugin->api;
+  const PluginInfo& api = *plugin;
   std::cout << "loaded " << api.name << " (family " << api.family << ", version " << api.version
             << ", " << (api.device == KB_DEVICE_CUDA ? "cuda" : "host") << ", "
-            << dtype_list(api.dtypes) << (api.ops[0] ? std::string(", ops ") + api.ops : "")
-            << (api.cuda_archs[0] ? std::string(", built for ") + api.cuda_archs : "") << ")\n";
-  if (std::string(api.description).empty()) {
+            << dtype_list(api.dtypes) << (api.ops.empty() ? "" : ", ops " + api.ops)
+            << (api.cuda_archs.empty() ? "" : ", built for " + api.cuda_archs) << ")\n";
+  if (api.description.empty()) {
     std::cout << "invalid: the description is empty\n";
     return 1;
   }
@@ -72,6 +89,7 @@ int validate_command(const std::vector<std::string>& args) {
       "--plugins", (work / "plugin").string(), "--plugin", api.name, "--sizes", small.sizes,
       "--blocks", small.blocks, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
       "--run-id", "validate"};
+  run_args.insert(run_args.end(), {"--case-timeout", option_number(case_timeout)});
   if (!dtypes.empty()) run_args.insert(run_args.end(), {"--dtypes", dtypes});
   const int code = run_command(run_args);
 

@@ -1,6 +1,7 @@
 #include "case_runner.hpp"
 
 #include "device_info.hpp"
+#include "plugin_text.hpp"
 
 #include <kbench/support/error.hpp>
 
@@ -315,7 +316,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     end_phase();
     result["status"] = status_name(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
-      result["message"] = std::string(stage) + ": " + message.text;
+      result["message"] = std::string(stage) + ": " + plugin_text(message.text);
       if (cuda() && cuda_context_lost()) result["fatal"] = "1";
     }
     return result;
@@ -498,7 +499,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   result["kernels"] = std::to_string(config.kernels);
   result["max_rel_error"] = number(check.max_rel_error);
   result["tolerance"] = number(check.tolerance);
-  result["metrics"] = check.metrics;
+  result["metrics"] = plugin_text(check.metrics);
   if (status == KB_VERIFY_FAILED) {
     std::string why = "verification failed";
     if (!contradiction.empty()) {
@@ -507,7 +508,8 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
       why += ": max relative error " + number(check.max_rel_error) + " over tolerance " +
              number(check.tolerance);
     }
-    result["message"] = message.text[0] ? why + "; " + message.text : why;
+    const std::string detail = plugin_text(message.text);
+    result["message"] = detail.empty() ? why : why + "; " + detail;
   } else if (!timing_note.empty()) {
     result["message"] = timing_note;
   }

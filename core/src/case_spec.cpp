@@ -2,6 +2,7 @@
 
 #include "input_error.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -14,14 +15,14 @@ std::string trim(const std::string& s) {
   return s.substr(first, s.find_last_not_of(" \t") - first + 1);
 }
 
-// A non-negative decimal integer, all of `text`; false on anything else or overflow.
+// A non-negative decimal integer, all of `text`, below 2^63. Every value format_extent writes
+// reads back, so the worker parses what the parent planned.
 bool parse_integer(const std::string& text, std::int64_t& value) {
-  if (text.empty() || text.size() > 18) return false;
-  value = 0;
-  for (char ch : text) {
-    if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
-    value = value * 10 + (ch - '0');
+  const auto parsed = parse_unsigned(text);
+  if (!parsed || *parsed > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    return false;
   }
+  value = static_cast<std::int64_t>(*parsed);
   return true;
 }
 
@@ -36,23 +37,25 @@ bool parse_term(const std::string& text, std::int64_t& value) {
   }
   value = 1;
   for (std::int64_t i = 0; i < exponent; ++i) {
-    if (base != 0 && value > std::numeric_limits<std::int64_t>::max() / base) return false;
-    value *= base;
+    if (__builtin_mul_overflow(value, base, &value)) return false;
   }
   return true;
 }
 
-// dimension := term (('+' | '-') term)*, e.g. "10^7+3"
+// dimension := term (('+' | '-') term)*, e.g. "10^7+3"; false when any step overflows.
 bool parse_dimension(const std::string& text, std::int64_t& value) {
   std::size_t start = 0;
-  int sign = 1;
+  bool add = true;
   value = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i == text.size() || text[i] == '+' || text[i] == '-') {
       std::int64_t term = 0;
       if (!parse_term(text.substr(start, i - start), term)) return false;
-      value += sign * term;
-      if (i < text.size()) sign = text[i] == '+' ? 1 : -1;
+      if (add ? __builtin_add_overflow(value, term, &value)
+              : __builtin_sub_overflow(value, term, &value)) {
+        return false;
+      }
+      if (i < text.size()) add = text[i] == '+';
       start = i + 1;
     }
   }
@@ -81,11 +84,35 @@ std::vector<std::int64_t> parse_dims(const std::string& item, const char* what) 
     std::int64_t value = 0;
     if (!parse_dimension(part, value) || value <= 0) {
       throw InputError(std::string("malformed ") + what + " '" + item +
-                       "': each dimension must be a positive integer, like 4096, 2^20 or 10^7+3");
+                       "': each dimension must be a positive integer below 2^63, like 4096, 2^20 "
+                       "or 10^7+3");
     }
     dims.push_back(value);
   }
   return dims;
+}
+
+// The largest element count a shape may have: its elements times 8 bytes (the widest data
+// type) still count in 64 bits, so no plugin or reference overflows computing its sizes.
+constexpr std::int64_t kMaxElements = std::numeric_limits<std::int64_t>::max() / 8;
+
+Extent checked_extent(const Extent& e, const std::string& text) {
+  std::int64_t elements = 1;
+  for (int i = 0; i < e.rank; ++i) {
+    if (__builtin_mul_overflow(elements, e.dims[i], &elements) || elements > kMaxElements) {
+      throw InputError("size '" + text + "' is too large: its element count times 8 bytes does "
+                       "not fit in 64 bits");
+    }
+  }
+  return e;
+}
+
+// Each item of a user's list parsed by `parse`; an empty list or an empty item is refused.
+template <typename Parse>
+auto parse_list(const std::string& list, const char* what, Parse parse) {
+  std::vector<decltype(parse(std::string()))> values;
+  for (const auto& item : split_user_list(list, what)) values.push_back(parse(item));
+  return values;
 }
 
 }  // namespace
@@ -93,6 +120,19 @@ std::vector<std::int64_t> parse_dims(const std::string& item, const char* what) 
 std::int64_t Block::threads() const {
   if (own()) return 0;
   return std::int64_t{dims[0]} * dims[1] * dims[2];
+}
+
+std::optional<std::uint64_t> parse_unsigned(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char ch : text) {
+    if (!std::isdigit(static_cast<unsigned char>(ch)) ||
+        __builtin_mul_overflow(value, 10u, &value) ||
+        __builtin_add_overflow(value, static_cast<unsigned>(ch - '0'), &value)) {
+      return std::nullopt;
+    }
+  }
+  return value;
 }
 
 std::vector<std::string> split_list(const std::string& list) {
@@ -104,56 +144,92 @@ std::vector<std::string> split_list(const std::string& list) {
   return items;
 }
 
-std::vector<Extent> parse_sizes(const std::string& list) {
-  std::vector<Extent> sizes;
-  for (const auto& item : split_list(list)) {
-    const auto dims = parse_dims(item, "size");
-    Extent e;
-    e.rank = static_cast<int>(dims.size());
-    for (int i = 0; i < e.rank; ++i) e.dims[i] = dims[i];
-    sizes.push_back(e);
+std::vector<std::string> split_user_list(const std::string& list, const char* what) {
+  if (trim(list).empty()) throw InputError(std::string("empty ") + what + " list '" + list + "'");
+  std::vector<std::string> items;
+  for (const auto& raw : split(list, ',')) {
+    items.push_back(trim(raw));
+    if (items.back().empty()) {
+      throw InputError(std::string("empty ") + what + " in the list '" + list + "'");
+    }
   }
-  if (sizes.empty()) throw InputError("empty size list '" + list + "'");
-  return sizes;
+  return items;
+}
+
+std::vector<Extent> parse_sizes(const std::string& list) {
+  return parse_list(
+      list, "size",
+      [](const std::string& item) {
+        const auto dims = parse_dims(item, "size");
+        Extent e;
+        e.rank = static_cast<int>(dims.size());
+        for (int i = 0; i < e.rank; ++i) e.dims[i] = dims[i];
+        return checked_extent(e, item);
+      });
 }
 
 std::vector<Block> parse_blocks(const std::string& list) {
-  std::vector<Block> blocks;
-  for (const auto& item : split_list(list)) {
-    const auto dims = parse_dims(item, "block");
-    Block b;
-    b.dims = {1, 1, 1};
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] > kMaxBlockDims[i]) {
-        throw InputError("block '" + item + "' exceeds the CUDA limit of " +
-                         std::to_string(kMaxBlockDims[i]) + " threads in " + "xyz"[i]);
-      }
-      b.dims[i] = static_cast<std::int32_t>(dims[i]);
-    }
-    if (b.threads() > kMaxThreadsPerBlock) {
-      throw InputError("block '" + item + "' has " + std::to_string(b.threads()) +
-                       " threads; CUDA allows at most " + std::to_string(kMaxThreadsPerBlock));
-    }
-    blocks.push_back(b);
-  }
-  if (blocks.empty()) throw InputError("empty block list '" + list + "'");
-  return blocks;
+  return parse_list(
+      list, "block",
+      [](const std::string& item) {
+        const auto dims = parse_dims(item, "block");
+        Block b;
+        b.dims = {1, 1, 1};
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+          if (dims[i] > kMaxBlockDims[i]) {
+            throw InputError("block '" + item + "' exceeds the CUDA limit of " +
+                             std::to_string(kMaxBlockDims[i]) + " threads in " + "xyz"[i]);
+          }
+          b.dims[i] = static_cast<std::int32_t>(dims[i]);
+        }
+        if (b.threads() > kMaxThreadsPerBlock) {
+          throw InputError("block '" + item + "' has " + std::to_string(b.threads()) +
+                           " threads; CUDA allows at most " + std::to_string(kMaxThreadsPerBlock));
+        }
+        return b;
+      });
 }
 
+namespace {
+
+// Every data type the ABI names: its canonical name in rows and on the command line, and the
+// other spellings the command line takes.
+struct DTypeName {
+  kb_dtype dtype;
+  const char* name;
+  const char* aliases[3];
+};
+constexpr DTypeName kDTypeNames[] = {
+    {KB_DTYPE_NONE, "none", {}},
+    {KB_DTYPE_F32, "float32", {"f32", "float"}},
+    {KB_DTYPE_F64, "float64", {"f64", "double"}},
+    {KB_DTYPE_I32, "int32", {"i32", "int"}},
+    {KB_DTYPE_F16, "float16", {"f16", "half"}},
+    {KB_DTYPE_BF16, "bfloat16", {"bf16"}},
+    {KB_DTYPE_I8, "int8", {"i8"}},
+};
+
+}  // namespace
+
 std::vector<kb_dtype> parse_dtypes(const std::string& list) {
-  std::vector<kb_dtype> dtypes;
-  for (const auto& item : split_list(list)) {
-    if (item == "float32" || item == "f32" || item == "float") {
-      dtypes.push_back(KB_DTYPE_F32);
-    } else if (item == "float64" || item == "f64" || item == "double") {
-      dtypes.push_back(KB_DTYPE_F64);
-    } else if (item == "int32" || item == "i32" || item == "int") {
-      dtypes.push_back(KB_DTYPE_I32);
-    } else {
-      throw InputError("unknown data type '" + item + "' (known: float32, float64, int32)");
+  const auto dtypes = parse_list(list, "data type", [](const std::string& item) {
+    std::string known;
+    for (const auto& d : kDTypeNames) {
+      if (d.dtype == KB_DTYPE_NONE) continue;
+      if (item == d.name) return d.dtype;
+      for (const char* alias : d.aliases) {
+        if (alias != nullptr && item == alias) return d.dtype;
+      }
+      known += (known.empty() ? "" : ", ") + std::string(d.name);
+    }
+    throw InputError("unknown data type '" + item + "' (known: " + known + ")");
+  });
+  for (std::size_t i = 0; i < dtypes.size(); ++i) {
+    if (std::count(dtypes.begin(), dtypes.begin() + i, dtypes[i])) {
+      throw InputError(std::string("data type ") + dtype_name(dtypes[i]) + " given twice in '" +
+                       list + "'");
     }
   }
-  if (dtypes.empty()) throw InputError("empty data type list '" + list + "'");
   return dtypes;
 }
 
@@ -163,7 +239,7 @@ Extent broadcast(const Extent& size, int family_rank) {
     Extent e;
     e.rank = family_rank;
     for (int i = 0; i < family_rank; ++i) e.dims[i] = size.dims[0];
-    return e;
+    return checked_extent(e, format_extent(size));
   }
   throw InputError("size '" + format_extent(size) + "' has " + std::to_string(size.rank) +
                    " dimensions; this family takes " + std::to_string(family_rank) + " (or 1)");
@@ -192,19 +268,16 @@ std::string format_dims(const std::uint32_t (&dims)[3]) {
 }
 
 const char* dtype_name(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F32: return "float32";
-    case KB_DTYPE_F64: return "float64";
-    case KB_DTYPE_I32: return "int32";
-    case KB_DTYPE_NONE: return "none";
+  for (const auto& d : kDTypeNames) {
+    if (d.dtype == dtype) return d.name;
   }
   return "unknown";
 }
 
 std::string dtype_list(std::uint32_t mask) {
   std::string text;
-  for (kb_dtype d : {KB_DTYPE_NONE, KB_DTYPE_F32, KB_DTYPE_F64, KB_DTYPE_I32}) {
-    if (mask & d) text += (text.empty() ? "" : ",") + std::string(dtype_name(d));
+  for (const auto& d : kDTypeNames) {
+    if (mask & d.dtype) text += (text.empty() ? "" : ",") + std::string(d.name);
   }
   return text;
 }

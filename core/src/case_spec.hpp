@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,22 @@ struct Block {
 constexpr std::int64_t kMaxThreadsPerBlock = 1024;
 constexpr std::array<std::int32_t, 3> kMaxBlockDims{1024, 1024, 64};
 
-// Each parser takes a comma-separated list and throws InputError naming the bad element.
+// Each parser takes a comma-separated list and throws InputError naming the bad element: a
+// malformed or out-of-range value, an empty item, a data type given twice. (Sizes and blocks may
+// repeat: --zip pairs them by position; plan_sweep refuses a case asked for twice.) A size's
+// element count times 8 bytes must fit in 64 bits. The worker parses the parent's cases with the
+// same rules.
 std::vector<Extent> parse_sizes(const std::string& list);
 std::vector<Block> parse_blocks(const std::string& list);
 std::vector<kb_dtype> parse_dtypes(const std::string& list);
+// The trimmed items of a user's list ("what": "operation", "device"...); an empty list or an
+// empty item is an InputError.
+std::vector<std::string> split_user_list(const std::string& list, const char* what);
+// The non-empty trimmed items of a list kbench or a plugin wrote (a plugin's ops, samples).
 std::vector<std::string> split_list(const std::string& list);
+
+// A decimal number of digits alone ("42"; no sign, no space), when it fits in 64 bits.
+std::optional<std::uint64_t> parse_unsigned(const std::string& text);
 
 // A one-number size means a square (cube) problem; otherwise the rank must match the family's.
 Extent broadcast(const Extent& size, int family_rank);

@@ -1,8 +1,11 @@
 #include "csv.hpp"
 
+#include "plugin_text.hpp"
+
 namespace kb {
 
-std::string csv_cell(const std::string& value) {
+std::string csv_cell(const std::string& raw) {
+  const std::string value = clean_text(raw);
   std::string escaped;
   bool needs_quotes = false;
   for (char ch : value) {
@@ -15,7 +18,11 @@ std::string csv_cell(const std::string& value) {
       default: escaped += ch;
     }
   }
-  if (!value.empty() && (value.front() == ' ' || value.back() == ' ')) needs_quotes = true;
+  // libfccp trims spaces and tabs around unquoted cells.
+  if (!value.empty() && (value.front() == ' ' || value.back() == ' ' || value.front() == '\t' ||
+                         value.back() == '\t')) {
+    needs_quotes = true;
+  }
   return needs_quotes ? "\"" + escaped + "\"" : escaped;
 }
 

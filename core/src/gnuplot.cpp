@@ -124,6 +124,11 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
     plots.push_back(std::to_string(plot.ceiling->second) +
                     " with lines lw 2 dt 3 lc rgb 'gray40' title " + quoted(plot.ceiling->first));
   }
+  if (plots.empty()) {
+    // A panel whose cases all failed: said on it, since gnuplot refuses a `plot` of nothing.
+    script << "set yrange [0:1]\nset label 1 \"no case measured\" at graph 0.5, graph 0.5 center\n";
+    plots.push_back("NaN notitle");
+  }
   script << plot_command(plots);
   return script.str();
 }

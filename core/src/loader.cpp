@@ -1,5 +1,8 @@
 #include "loader.hpp"
 
+#include "case_spec.hpp"
+#include "plugin_text.hpp"
+
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem/operations.hpp>
 
@@ -7,7 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <map>
+#include <cstring>
 
 namespace kb {
 namespace fs = boost::filesystem;
@@ -26,7 +29,8 @@ std::string dlopen_diagnostic(const std::string& file) {
   return text ? text : "";
 }
 
-std::string validate(const KernelPlugin& p) {
+// The descriptor's problems, read from `info` (bounded copies) where it is text.
+std::string validate(const KernelPlugin& p, const PluginInfo& info) {
   if (p.abi_version != KB_ABI_VERSION) {
     return "built for ABI version " + std::to_string(p.abi_version) + ", this kbench serves " +
            "ABI version " + std::to_string(KB_ABI_VERSION) + "; rebuild the plugin";
@@ -35,16 +39,21 @@ std::string validate(const KernelPlugin& p) {
     return "KernelPlugin is " + std::to_string(p.struct_size) + " bytes, ABI version " +
            std::to_string(KB_ABI_VERSION) + " needs " + std::to_string(sizeof(KernelPlugin));
   }
-  const std::string name = p.name ? p.name : "";
+  // The name is a CSV cell, a --plugin glob's target and a word of --case: plain text, one word.
+  const std::string raw = p.name ? std::string(p.name, strnlen(p.name, kPluginStringCapacity)) : "";
+  if (raw.size() == kPluginStringCapacity || info.name != raw ||
+      raw.find_first_of(" \t\n\r,") != std::string::npos) {
+    return "name '" + info.name + "' is not printable UTF-8 without spaces or commas, " +
+           "at most " + std::to_string(kPluginStringCapacity - 1) + " bytes";
+  }
+  const std::string& name = info.name;
   const auto slash = name.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == name.size() ||
       name.find('/', slash + 1) != std::string::npos) {
     return "name '" + name + "' is not of the form family/strategy";
   }
-  if (p.family == nullptr || name.compare(0, slash, p.family) != 0 ||
-      std::string(p.family).size() != slash) {
-    return "family '" + std::string(p.family ? p.family : "") + "' does not match name '" +
-           name + "'";
+  if (p.family == nullptr || info.family != name.substr(0, slash)) {
+    return "family '" + info.family + "' does not match name '" + name + "'";
   }
   if (p.device != KB_DEVICE_CUDA && p.device != KB_DEVICE_HOST) {
     return "unknown device kind " + std::to_string(static_cast<int>(p.device));
@@ -61,12 +70,21 @@ std::string validate(const KernelPlugin& p) {
       p.cuda_archs == nullptr) {
     return "version, description, ops and cuda_archs must not be null (use \"\")";
   }
+  // Each operation is planned once per case: a repeated one would run every case twice.
+  const auto ops = split_list(info.ops);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (std::count(ops.begin(), ops.begin() + i, ops[i])) {
+      return "ops '" + info.ops + "' lists '" + ops[i] + "' twice";
+    }
+  }
   return "";
 }
 
 }  // namespace
 
 std::string executable_dir() { return boost::dll::program_location().parent_path().string(); }
+
+std::string executable_path() { return boost::dll::program_location().string(); }
 
 std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra_dirs) {
   std::vector<std::string> dirs{
@@ -84,10 +102,13 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
   return dirs;
 }
 
-std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file) {
+std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const LoadStep& step) {
+  const auto entering = [&](const char* name) {
+    if (step) step(name);
+  };
   auto loaded = std::make_shared<LoadedPlugin>();
-  loaded->file = file;
   boost::system::error_code error;
+  entering("loading the library");
   // rtld_local: two plugins may define the same internal symbols without interfering.
   loaded->library.load(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local,
                        error);
@@ -100,21 +121,24 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file) {
     throw LoadError("no '" KB_ENTRY_SYMBOL "' symbol exported");
   }
   const auto entry = loaded->library.get<const KernelPlugin*()>(KB_ENTRY_SYMBOL);
+  entering(KB_ENTRY_SYMBOL "()");
   loaded->api = entry();
   if (loaded->api == nullptr) throw LoadError(KB_ENTRY_SYMBOL "() returned NULL");
-  if (const std::string problem = validate(*loaded->api); !problem.empty()) {
+  entering("reading its KernelPlugin");
+  loaded->info = describe_plugin(*loaded->api, file);
+  if (const std::string problem = validate(*loaded->api, loaded->info); !problem.empty()) {
     throw LoadError(problem);
   }
   return loaded;
 }
 
-Discovery discover_plugins(const std::vector<std::string>& dirs) {
-  Discovery found;
-  std::map<std::string, std::string> file_of_name;
+std::vector<std::string> plugin_files(const std::vector<std::string>& dirs,
+                                      std::vector<LoadFailure>& failures) {
+  std::vector<std::string> all;
   for (std::size_t i = 0; i < dirs.size(); ++i) {
     boost::system::error_code error;
     if (!fs::is_directory(dirs[i], error)) {
-      if (i > 0) found.failures.push_back({dirs[i], "not a folder"});
+      if (i > 0) failures.push_back({dirs[i], "not a folder"});
       continue;
     }
     std::vector<std::string> files;
@@ -122,25 +146,9 @@ Discovery discover_plugins(const std::vector<std::string>& dirs) {
       if (it->path().extension() == ".so") files.push_back(it->path().string());
     }
     std::sort(files.begin(), files.end());
-    for (const auto& file : files) {
-      try {
-        auto plugin = load_plugin(file);
-        const std::string name = plugin->api->name;
-        if (const auto it = file_of_name.find(name); it != file_of_name.end()) {
-          found.failures.push_back(
-              {file, "duplicate plugin name '" + name + "' (already loaded from " + it->second + ")"});
-          continue;
-        }
-        file_of_name[name] = file;
-        found.plugins.push_back(std::move(plugin));
-      } catch (const LoadError& e) {
-        found.failures.push_back({file, e.what()});
-      }
-    }
+    all.insert(all.end(), files.begin(), files.end());
   }
-  std::sort(found.plugins.begin(), found.plugins.end(),
-            [](const auto& a, const auto& b) { return std::string(a->api->name) < b->api->name; });
-  return found;
+  return all;
 }
 
 }  // namespace kb

@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 namespace kb {
@@ -43,25 +44,25 @@ FamilySweep family_sweep(const std::string& family, const SweepRequest& request)
 
 }  // namespace
 
-std::vector<std::shared_ptr<const LoadedPlugin>> select_plugins(
-    const std::vector<std::shared_ptr<const LoadedPlugin>>& loaded,
+std::vector<std::shared_ptr<const PluginInfo>> select_plugins(
+    const std::vector<std::shared_ptr<const PluginInfo>>& loaded,
     const std::vector<std::string>& families, const std::vector<std::string>& globs) {
   for (const auto& family : families) {
     const bool known = std::any_of(loaded.begin(), loaded.end(),
-                                   [&](const auto& p) { return family == p->api->family; });
+                                   [&](const auto& p) { return family == p->family; });
     if (!known) throw InputError("no plugin of family '" + family + "' is loaded (see kbench list)");
   }
   for (const auto& glob : globs) {
     const bool matched = std::any_of(loaded.begin(), loaded.end(), [&](const auto& p) {
-      return fnmatch(glob.c_str(), p->api->name, 0) == 0;
+      return fnmatch(glob.c_str(), p->name.c_str(), 0) == 0;
     });
     if (!matched) throw InputError("no plugin matches '" + glob + "' (see kbench list)");
   }
-  std::vector<std::shared_ptr<const LoadedPlugin>> selected;
+  std::vector<std::shared_ptr<const PluginInfo>> selected;
   for (const auto& p : loaded) {
-    if (!families.empty() && !listed(families, p->api->family)) continue;
+    if (!families.empty() && !listed(families, p->family)) continue;
     if (!globs.empty() && std::none_of(globs.begin(), globs.end(), [&](const auto& g) {
-          return fnmatch(g.c_str(), p->api->name, 0) == 0;
+          return fnmatch(g.c_str(), p->name.c_str(), 0) == 0;
         })) {
       continue;
     }
@@ -74,14 +75,16 @@ std::vector<std::shared_ptr<const LoadedPlugin>> select_plugins(
 namespace {
 
 // Plans one (plugin, device, dtype, op, size) with the blocks offered for that size: the accepted
-// blocks become cases; when the plugin accepts none, one `unsupported` case says why.
-void plan_size(Plan& plan, const std::shared_ptr<const LoadedPlugin>& plugin, CaseRequest request,
-               const std::vector<Block>& blocks) {
-  const KernelPlugin& api = *plugin->api;
-  PlannedCase planned{plugin, request, ""};
-  if (!(api.dtypes & request.dtype)) {
-    planned.unsupported_reason = std::string("data type ") + dtype_name(request.dtype) +
-                                 " not supported (plugin supports " + dtype_list(api.dtypes) + ")";
+// blocks become cases; when the plugin accepts none, one `unsupported` case says why. A crash or
+// hang of its accepts() becomes the outcome of each case it was asked about.
+void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, CaseRequest request,
+               const std::vector<Block>& blocks, PluginProbe& probe) {
+  PlannedCase planned{plugin, request, {}};
+  if (!(plugin->dtypes & request.dtype)) {
+    planned.outcome = {{"status", "unsupported"},
+                       {"message", std::string("data type ") + dtype_name(request.dtype) +
+                                       " not supported (plugin supports " +
+                                       dtype_list(plugin->dtypes) + ")"}};
     plan.cases.push_back(planned);
     return;
   }
@@ -89,29 +92,40 @@ void plan_size(Plan& plan, const std::shared_ptr<const LoadedPlugin>& plugin, Ca
   std::size_t accepted = 0;
   for (const auto& block : blocks) {
     planned.request.block = block;
-    kb_message why{};
-    const kb_case abi = planned.request.to_abi();
-    if (api.accepts == nullptr || api.accepts(&abi, &why)) {
+    const Acceptance verdict = probe.accepts(*plugin, planned.request);
+    if (verdict.accepted || !verdict.fault.empty()) {
+      planned.outcome = verdict.fault;
       plan.cases.push_back(planned);
       ++accepted;
     } else {
-      last_reason = why.text;
+      last_reason = verdict.reason;
     }
   }
   if (accepted == 0) {
     planned.request.block = blocks.size() == 1 ? blocks.front() : Block{};
-    planned.unsupported_reason = "not accepted: " + last_reason;
+    planned.outcome = {{"status", "unsupported"}, {"message", "not accepted: " + last_reason}};
     plan.cases.push_back(planned);
   }
 }
 
-std::vector<int> devices_of(const KernelPlugin& api, const SweepRequest& request) {
-  return api.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
+std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& request) {
+  return plugin.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
+}
+
+// The operation to run: the one named, which the plugin must offer, or the plugin's first.
+std::string operation_of(const PluginInfo& plugin, const std::string& named, const std::string& text) {
+  const auto offered = split_list(plugin.ops);
+  if (named.empty()) return offered.empty() ? "" : offered.front();
+  if (!listed(offered, named)) {
+    throw InputError("case '" + text + "': " + plugin.name + " has no operation '" + named + "'" +
+                     (offered.empty() ? "" : " (it offers " + plugin.ops + ")"));
+  }
+  return named;
 }
 
 // "transpose/fast float32 8192x4096" or "reduce/tree_unrolled int32 2^20 256 sumsq".
-void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
-                        const SweepRequest& request, const std::string& text) {
+void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                        const SweepRequest& request, const std::string& text, PluginProbe& probe) {
   std::vector<std::string> words;
   for (std::size_t start = 0; start < text.size();) {
     const auto begin = text.find_first_not_of(" \t", start);
@@ -124,54 +138,84 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Load
     throw InputError("malformed case '" + text + "': expected PLUGIN DTYPE SHAPE [BLOCK [OP]]");
   }
   const auto plugin = std::find_if(plugins.begin(), plugins.end(),
-                                   [&](const auto& p) { return words[0] == p->api->name; });
+                                   [&](const auto& p) { return words[0] == p->name; });
   if (plugin == plugins.end()) {
     throw InputError("case '" + text + "': no plugin named '" + words[0] + "' (see kbench list)");
   }
-  const KernelPlugin& api = *(*plugin)->api;
-  const auto defaults = family_defaults(api.family);
+  const PluginInfo& info = **plugin;
+  const auto defaults = family_defaults(info.family);
   const Extent shape = parse_sizes(words[2]).front();
   CaseRequest r;
-  r.dtype = api.dtypes == KB_DTYPE_NONE ? KB_DTYPE_NONE : parse_dtypes(words[1]).front();
+  r.dtype = info.dtypes == KB_DTYPE_NONE ? KB_DTYPE_NONE : parse_dtypes(words[1]).front();
   r.shape = defaults ? broadcast(shape, defaults->rank) : shape;
-  r.op = words.size() == 5 ? words[4] : split_list(api.ops).empty() ? "" : split_list(api.ops).front();
+  r.op = operation_of(info, words.size() == 5 ? words[4] : "", text);
   r.seed = request.seed;
   r.verbose = request.verbose;
   Block block;
-  if (!(api.flags & KB_FLAG_OWN_LAUNCH_SHAPE)) {
+  if (!(info.flags & KB_FLAG_OWN_LAUNCH_SHAPE)) {
     if (words.size() < 4 || words[3] == "-") {
       throw InputError("case '" + text + "': " + words[0] + " needs a block shape");
     }
     block = parse_blocks(words[3]).front();
   }
-  for (int device : devices_of(api, request)) {
+  for (int device : devices_of(info, request)) {
     r.device = device;
-    plan_size(plan, *plugin, r, {block});
+    plan_size(plan, *plugin, r, {block}, probe);
+  }
+}
+
+// The operations the request names, each offered by at least one of the plugins.
+std::vector<std::string> requested_operations(
+    const std::vector<std::shared_ptr<const PluginInfo>>& plugins, const std::string& ops) {
+  if (ops.empty()) return {};
+  const auto requested = split_user_list(ops, "operation");
+  for (const auto& op : requested) {
+    if (std::none_of(plugins.begin(), plugins.end(),
+                     [&](const auto& p) { return listed(split_list(p->ops), op); })) {
+      throw InputError("unknown operation '" + op + "': no plugin selected offers it");
+    }
+    if (std::count(requested.begin(), requested.end(), op) > 1) {
+      throw InputError("operation '" + op + "' given twice in '" + ops + "'");
+    }
+  }
+  return requested;
+}
+
+// Each case once: a value repeated in another spelling (1024 and 1024x1024 for a square family)
+// or a --case given twice would run a case twice and write two rows for it.
+void refuse_duplicates(const Plan& plan) {
+  std::set<std::string> seen;
+  for (const auto& c : plan.cases) {
+    if (!seen.insert(describe_case(c)).second) {
+      throw InputError("the case '" + describe_case(c) + "' is asked for twice (a value repeated "
+                       "in --sizes or --blocks, in two spellings, or a --case given twice)");
+    }
   }
 }
 
 }  // namespace
 
-Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
-                const SweepRequest& request) {
+Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                const SweepRequest& request, PluginProbe& probe) {
   Plan plan;
   if (!request.cases.empty()) {
-    for (const auto& text : request.cases) plan_explicit_case(plan, plugins, request, text);
+    for (const auto& text : request.cases) plan_explicit_case(plan, plugins, request, text, probe);
+    refuse_duplicates(plan);
     return plan;
   }
-  const auto requested_ops = split_list(request.ops);
+  const auto requested_ops = requested_operations(plugins, request.ops);
   for (const auto& plugin : plugins) {
-    const KernelPlugin& api = *plugin->api;
-    const FamilySweep sweep = family_sweep(api.family, request);
+    const PluginInfo& info = *plugin;
+    const FamilySweep sweep = family_sweep(info.family, request);
     if (request.zip && sweep.blocks.size() != sweep.sizes.size() && sweep.blocks.size() != 1) {
       throw InputError("--zip pairs sizes with blocks: give as many blocks as sizes (" +
                        std::to_string(sweep.sizes.size()) + "), or one");
     }
 
     std::vector<kb_dtype> dtypes = sweep.dtypes;
-    if (api.dtypes == KB_DTYPE_NONE) dtypes = {KB_DTYPE_NONE};
+    if (info.dtypes == KB_DTYPE_NONE) dtypes = {KB_DTYPE_NONE};
 
-    std::vector<std::string> ops = split_list(api.ops);
+    std::vector<std::string> ops = split_list(info.ops);
     if (ops.empty()) ops = {""};
     if (!requested_ops.empty() && ops != std::vector<std::string>{""}) {
       ops.erase(std::remove_if(ops.begin(), ops.end(),
@@ -179,7 +223,7 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
                 ops.end());
     }
 
-    for (int device : devices_of(api, request)) {
+    for (int device : devices_of(info, request)) {
       for (kb_dtype dtype : dtypes) {
         for (const auto& op : ops) {
           for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
@@ -187,34 +231,34 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
             r.dtype = dtype, r.op = op, r.shape = sweep.sizes[i], r.seed = request.seed;
             r.device = device, r.verbose = request.verbose;
             std::vector<Block> blocks = sweep.blocks;
-            if (api.flags & KB_FLAG_OWN_LAUNCH_SHAPE) {
+            if (info.flags & KB_FLAG_OWN_LAUNCH_SHAPE) {
               blocks = {Block{}};
             } else if (request.zip) {
               blocks = {sweep.blocks[sweep.blocks.size() == 1 ? 0 : i]};
             }
-            plan_size(plan, plugin, r, blocks);
+            plan_size(plan, plugin, r, blocks, probe);
           }
         }
       }
     }
   }
+  refuse_duplicates(plan);
   return plan;
 }
 
 Plan shard(const Plan& plan, const std::string& spec) {
   const auto slash = spec.find('/');
-  std::size_t index = 0, count = 0, used_index = 0, used_count = 0;
-  try {
-    index = std::stoul(spec.substr(0, slash), &used_index);
-    count = std::stoul(spec.substr(slash + 1), &used_count);
-  } catch (...) {
-  }
-  if (slash == std::string::npos || used_index != slash || used_count != spec.size() - slash - 1 ||
-      count == 0 || index >= count) {
+  const auto index = parse_unsigned(spec.substr(0, slash));
+  const auto count = slash == std::string::npos ? std::nullopt : parse_unsigned(spec.substr(slash + 1));
+  if (!index || !count || *count == 0 || *index >= *count) {
     throw InputError("malformed shard '" + spec + "': expected i/N with 0 <= i < N");
   }
   Plan slice;
-  for (std::size_t i = index; i < plan.cases.size(); i += count) slice.cases.push_back(plan.cases[i]);
+  // Stepping by `count` from `index` may pass the end: compare before adding.
+  for (std::uint64_t i = *index; i < plan.cases.size(); i += *count) {
+    slice.cases.push_back(plan.cases[i]);
+    if (*count > plan.cases.size() - i) break;
+  }
   return slice;
 }
 
@@ -229,16 +273,12 @@ Plan repeat(const Plan& plan, int count) {
   return repeated;
 }
 
-std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,
-                     const std::string& shape, const std::string& block,
-                     const std::string& device) {
-  return plugin + "|" + dtype + "|" + op + "|" + shape + "|" + block + "|" + device;
-}
-
-std::string case_key(const PlannedCase& c) {
-  return case_key(c.plugin->api->name, dtype_name(c.request.dtype), c.request.op,
-                  format_extent(c.request.shape), format_block(c.request.block),
-                  c.request.device < 0 ? "host" : std::to_string(c.request.device));
+std::string describe_case(const PlannedCase& c) {
+  std::string text = c.plugin->name + " " + dtype_name(c.request.dtype);
+  if (!c.request.op.empty()) text += " " + c.request.op;
+  text += " " + format_extent(c.request.shape) + " " + format_block(c.request.block);
+  if (c.request.device >= 0) text += " device " + std::to_string(c.request.device);
+  return text;
 }
 
 }  // namespace kb

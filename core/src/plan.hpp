@@ -1,9 +1,10 @@
 // Sweep planning: which plugins, and the cross product of sizes x blocks x data types x ops for
-// each, filtered by the plugin's own acceptance rule.
+// each, filtered by the plugin's own acceptance rule (asked through the probe process).
 #pragma once
 
 #include "case_request.hpp"
-#include "loader.hpp"
+#include "plugin_info.hpp"
+#include "plugin_probe.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -24,11 +25,12 @@ struct SweepRequest {
 };
 
 struct PlannedCase {
-  std::shared_ptr<const LoadedPlugin> plugin;
+  std::shared_ptr<const PluginInfo> plugin;
   CaseRequest request;
-  // Non-empty: the case is not run but recorded as `unsupported` with this reason (a data type
-  // the plugin lacks, or a shape for which the plugin accepted none of the blocks).
-  std::string unsupported_reason;
+  // Non-empty: the case is not run but recorded with this outcome ({status, message}):
+  // `unsupported` (a data type the plugin lacks, a shape for which it accepted none of the
+  // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
+  Record outcome;
   int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
 };
 
@@ -38,16 +40,18 @@ struct Plan {
 
 // Plugins matching the families and globs; an InputError names a family or glob that matched
 // nothing.
-std::vector<std::shared_ptr<const LoadedPlugin>> select_plugins(
-    const std::vector<std::shared_ptr<const LoadedPlugin>>& loaded,
+std::vector<std::shared_ptr<const PluginInfo>> select_plugins(
+    const std::vector<std::shared_ptr<const PluginInfo>>& loaded,
     const std::vector<std::string>& families, const std::vector<std::string>& globs);
 
-Plan plan_sweep(const std::vector<std::shared_ptr<const LoadedPlugin>>& plugins,
-                const SweepRequest& request);
+// Every case of the request, in order. An InputError names an operation no plugin offers, a value
+// a plugin cannot take, or a case planned twice (a size given as 1024 and as 1024x1024).
+Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                const SweepRequest& request, PluginProbe& probe);
 
 // Slice `index` of `count`: every count-th case, starting at index. The slices of one plan are
-// disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array).
-// Throws InputError on a malformed "i/N".
+// disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array); a
+// slice may be empty when N exceeds the plan's size. Throws InputError on a malformed "i/N".
 Plan shard(const Plan& plan, const std::string& spec);
 
 // The plan `count` times, one whole pass after another, each case tagged with its pass: the
@@ -56,9 +60,7 @@ Plan shard(const Plan& plan, const std::string& spec);
 // shows up as the spread between them.
 Plan repeat(const Plan& plan, int count);
 
-// Identifies a case across runs, for --resume: plugin|dtype|op|shape|block|device.
-std::string case_key(const std::string& plugin, const std::string& dtype, const std::string& op,
-                     const std::string& shape, const std::string& block, const std::string& device);
-std::string case_key(const PlannedCase& c);
+// "reduce/fast int32 sum 1048576 256 device 0", to name a case in messages.
+std::string describe_case(const PlannedCase& c);
 
 }  // namespace kb

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "result_schema.hpp"
+#include "shared_csv_file.hpp"
 
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -11,27 +11,25 @@ namespace kb {
 
 class ResultsStore {
  public:
-  // Opens (creating the file and its folder if needed) and checks the header: a file with another
-  // header is refused with an InputError naming the file and the first differing column.
+  // Opens (creating the file and its folder if needed), repairs an incomplete last line and
+  // checks the header: a file with another header is refused with an InputError naming the file
+  // and the first differing column (see SharedCsvFile).
   explicit ResultsStore(std::string path);
-  ~ResultsStore();
-  ResultsStore(const ResultsStore&) = delete;
-  ResultsStore& operator=(const ResultsStore&) = delete;
 
-  // Writes the row whole, under an exclusive lock on the file, with a single write.
+  // Writes the row whole, under an exclusive lock on the file, with a single write; a failed
+  // write leaves nothing behind and throws WriteError.
   void append(const ResultRow& row);
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
  private:
-  void write_header_or_check();
-  std::string path_;
-  int fd_ = -1;
-  std::mutex mutex_;  // flock excludes other processes, not other threads sharing the descriptor
+  SharedCsvFile file_;
 };
 
 std::string header_line();
 
-// Reads every row back (through libfccp); an InputError names the file and line of a corrupt row.
+// Reads every row back (through libfccp). A file of an older kbench (fewer columns) or a newer
+// one (more) reads, its missing columns empty. An incomplete last line (a writer was killed) is
+// left out and said on standard error. An InputError names the file and line of a corrupt row.
 std::vector<ResultRow> read_results(const std::string& path);
 
 }  // namespace kb

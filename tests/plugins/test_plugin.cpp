@@ -29,11 +29,25 @@ void fault_at(const char* stage) {
   if (!std::strcmp(what, "_segfault")) *null_pointer = 1;
   if (!std::strcmp(what, "_abort")) std::abort();
   if (!std::strcmp(what, "_exit")) std::exit(3);
+  if (!std::strcmp(what, "_exit0")) std::exit(0);
   if (!std::strcmp(what, "_hang")) while (true) {}
   if (!std::strcmp(what, "_throw")) throw std::runtime_error("thrown inside the plugin");
 }
 
+// Fills a buffer to its last byte, without a NUL, with text no output may carry as is: an invalid
+// UTF-8 byte, a control character and an escape.
+template <std::size_t N>
+void fill_unterminated(char (&buffer)[N]) {
+  static const char kPattern[] = {'x', '\xff', '\x01', '\x1b', ','};
+  for (std::size_t i = 0; i < N; ++i) buffer[i] = kPattern[i % sizeof kPattern];
+}
+
 int accepts(const kb_case* c, kb_message* why) {
+  fault_at("accepts");
+  if (KBT_IS("accepts_unterminated")) {
+    fill_unterminated(why->text);
+    return 0;
+  }
   if (c->shape[0] > 1000000) {
     std::snprintf(why->text, sizeof why->text, "at most 10^6 elements");
     return 0;
@@ -45,6 +59,10 @@ kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) 
   fault_at("setup");
   if (KBT_IS("setup_error")) {
     std::snprintf(msg->text, sizeof msg->text, "setup refused, with \"quotes\", commas\nand a newline");
+    return KB_ERROR;
+  }
+  if (KBT_IS("setup_unterminated")) {
+    fill_unterminated(msg->text);
     return KB_ERROR;
   }
   if (KBT_IS("setup_oom")) {
@@ -97,6 +115,10 @@ kb_status verify(void* state, kb_verification* result, kb_message* msg) {
     if (s->out[i] != expected) result->passed = 0, result->max_rel_error = 1.0;
   }
   std::snprintf(result->metrics, sizeof result->metrics, "elements=%zu", s->in.size());
+  if (KBT_IS("verify_unterminated")) {
+    fill_unterminated(result->metrics);
+    fill_unterminated(msg->text);
+  }
   return result->passed ? KB_OK : KB_VERIFY_FAILED;
 }
 
@@ -125,6 +147,8 @@ KernelPlugin make_descriptor() {
   if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
   if (KBT_IS("null_hook")) p.launch = nullptr;
   if (KBT_IS("bad_name")) p.name = "no_slash";
+  if (KBT_IS("ops_repeated")) p.ops = "sum,sumsq,sum";
+  if (KBT_IS("garbled_description")) p.description = "caf\xc3\xa9 \xff\xfe\x07 done";
   return p;
 }
 
@@ -132,6 +156,7 @@ KernelPlugin make_descriptor() {
 
 #ifndef KBT_NO_ENTRY
 extern "C" KB_EXPORT const KernelPlugin* kbench_plugin(void) {
+  fault_at("entry");
   static const KernelPlugin plugin = make_descriptor();
   return &plugin;
 }

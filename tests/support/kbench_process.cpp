@@ -6,7 +6,9 @@
 #include <boost/filesystem.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kbtest {
@@ -21,15 +23,44 @@ std::string shell_quote(const std::string& s) {
 
 }  // namespace
 
+pid_t spawn_kbench(const std::vector<std::string>& args, const std::string& log, bool own_group) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (own_group) setpgid(0, 0);
+    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (freopen(log.c_str(), "w", stdout) != nullptr) dup2(fileno(stdout), 2);
+    execv(KBENCH_EXE, argv.data());
+    _exit(127);
+  }
+  if (own_group) setpgid(pid, pid);  // also here: the caller may signal the group at once
+  return pid;
+}
+
+TempFolder::TempFolder()
+    : path_(boost::filesystem::temp_directory_path() /
+            boost::filesystem::unique_path("kbench-test-%%%%-%%%%")) {
+  boost::filesystem::create_directories(path_);
+}
+
+TempFolder::~TempFolder() {
+  boost::system::error_code ignored;
+  boost::filesystem::remove_all(path_, ignored);
+}
+
+int count_lines(const std::string& text) {
+  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
 std::string test_plugin_dir(const std::string& name) {
   return std::string(KBT_PLUGIN_ROOT) + "/" + name;
 }
 
 Run kbench(const std::vector<std::string>& args, const std::string& given_csv) {
   namespace fs = boost::filesystem;
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-test-%%%%-%%%%");
-  fs::create_directories(folder);
-  const std::string csv = given_csv.empty() ? (folder / "results.csv").string() : given_csv;
+  const TempFolder folder;
+  const std::string csv = given_csv.empty() ? folder.file("results.csv") : given_csv;
 
   std::string command = shell_quote(KBENCH_EXE);
   for (const auto& a : args) command += " " + shell_quote(a);
@@ -57,8 +88,16 @@ Run kbench(const std::vector<std::string>& args, const std::string& given_csv) {
   } catch (const std::exception& e) {
     run.csv_error = e.what();
   }
-  fs::remove_all(folder);
   return run;
+}
+
+kb::PluginProbe& probe() {
+  static kb::PluginProbe shared(KBENCH_EXE, 60);
+  return shared;
+}
+
+std::vector<std::shared_ptr<const kb::PluginInfo>> test_plugins(const std::string& folder) {
+  return probe().discover({test_plugin_dir(folder)}).plugins;
 }
 
 bool cuda_device_present() { return kb::cuda_device_count(nullptr) > 0; }

@@ -1,7 +1,13 @@
 // Running the real, built `kbench` executable from a test and reading back what it wrote.
 #pragma once
 
+#include "plugin_probe.hpp"
+
+#include <boost/filesystem/path.hpp>
+
 #include <gtest/gtest.h>
+
+#include <sys/types.h>
 
 #include <map>
 #include <string>
@@ -22,8 +28,35 @@ struct Run {
 // empty) and reads the CSV back.
 Run kbench(const std::vector<std::string>& args, const std::string& csv = "");
 
+// Starts `kbench <args...>` without waiting for it, its output (standard output and error) to
+// `log`; with `own_group`, in a process group of its own, as timeout(1), Slurm and systemd see
+// a job (kill(-pid, sig) then signals the whole group).
+pid_t spawn_kbench(const std::vector<std::string>& args, const std::string& log = "/dev/null",
+                   bool own_group = false);
+
+// A fresh folder under the system's temporary folder, removed with everything in it.
+class TempFolder {
+ public:
+  TempFolder();
+  ~TempFolder();
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  const boost::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  boost::filesystem::path path_;
+};
+
+int count_lines(const std::string& text);
+
 // The folder the build writes the test plugins to: <root>/loader, <root>/faulty.
 std::string test_plugin_dir(const std::string& name);
+
+// The real probe process (`kbench probe`) the tests share, and the plugins it loads from a test
+// plugin folder ("faulty", "loader"...).
+kb::PluginProbe& probe();
+std::vector<std::shared_ptr<const kb::PluginInfo>> test_plugins(const std::string& folder);
 
 // True when the CUDA runtime sees at least one device.
 bool cuda_device_present();

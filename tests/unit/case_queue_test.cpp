@@ -1,6 +1,7 @@
+#include "support/kbench_process.hpp"
+
 #include "case_queue.hpp"
 #include "case_spec.hpp"
-#include "loader.hpp"
 #include "plan.hpp"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@ namespace {
 
 // Runs of consecutive cases of real plugins, as plan_sweep orders them: `sizes` cases each.
 std::vector<PlannedCase> runs_of(const std::vector<std::string>& names, const std::vector<int>& sizes) {
-  const auto loaded = discover_plugins({std::string(KBT_PLUGIN_ROOT) + "/faulty"}).plugins;
+  const auto loaded = kbtest::test_plugins("faulty");
   std::vector<PlannedCase> cases;
   for (std::size_t r = 0; r < names.size(); ++r) {
     const auto plugins = select_plugins(loaded, {}, {names[r]});
@@ -31,7 +32,7 @@ std::vector<PlannedCase> runs_of(const std::vector<std::string>& names, const st
 }
 
 std::string key(const PlannedCase& c) {
-  return std::string(c.plugin->api->name) + " " + format_extent(c.request.shape);
+  return c.plugin->name + " " + format_extent(c.request.shape);
 }
 
 TEST(CaseQueue, OneLaneTakesThePlanInOrder) {

@@ -43,12 +43,15 @@ TEST(CaseSpec, ParsesBlocksAndEnforcesCudaLimits) {
 }
 
 TEST(CaseSpec, ParsesDataTypes) {
-  const auto dtypes = parse_dtypes("float32,float64,int32,f32");
-  ASSERT_EQ(dtypes.size(), 4u);
+  const auto dtypes = parse_dtypes("float32,float64,i32");
+  ASSERT_EQ(dtypes.size(), 3u);
   EXPECT_EQ(dtypes[0], KB_DTYPE_F32);
   EXPECT_EQ(dtypes[1], KB_DTYPE_F64);
   EXPECT_EQ(dtypes[2], KB_DTYPE_I32);
-  EXPECT_THROW(parse_dtypes("float16"), InputError);
+  EXPECT_THROW(parse_dtypes("float8"), InputError);
+  EXPECT_EQ(parse_dtypes("half,bf16,int8"),
+            (std::vector<kb_dtype>{KB_DTYPE_F16, KB_DTYPE_BF16, KB_DTYPE_I8}));
+  EXPECT_EQ(dtype_list(KB_DTYPE_F32 | KB_DTYPE_BF16 | KB_DTYPE_I8), "float32,bfloat16,int8");
   EXPECT_EQ(dtype_list(KB_DTYPE_F32 | KB_DTYPE_I32), "float32,int32");
 }
 
@@ -57,6 +60,53 @@ TEST(CaseSpec, BroadcastsOneNumberToTheFamilyRank) {
   EXPECT_EQ(format_extent(broadcast(parse_sizes("512")[0], 3)), "512x512x512");
   EXPECT_EQ(format_extent(broadcast(parse_sizes("3x4")[0], 2)), "3x4");
   EXPECT_THROW(broadcast(parse_sizes("3x4")[0], 3), InputError);
+}
+
+// Issue 19: size arithmetic wrapped (2^62 four times plus 5 read as 5), and a shape whose element
+// count overflows reached the plugins.
+TEST(CaseSpec, SizeArithmeticAndElementCountsNeverOverflow) {
+  for (const char* bad : {"2^62+2^62+2^62+2^62+5", "9223372036854775807+1", "2^63",
+                          "99999999999999999999", "0-9223372036854775807-2", "2^40x2^40",
+                          "2^21x2^21x2^21", "2^61"}) {
+    try {
+      parse_sizes(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+  // A value the parser accepts is formatted in up to 19 digits and reads back the same: the
+  // worker parses the parent's cases with this parser.
+  for (const char* good : {"2^59", "10^18", "1152921504606846975", "3x4x5", "2^20x2^20"}) {
+    const Extent e = parse_sizes(good).at(0);
+    EXPECT_EQ(format_extent(parse_sizes(format_extent(e)).at(0)), format_extent(e)) << good;
+  }
+  EXPECT_THROW(broadcast(parse_sizes("2^20").at(0), 3), InputError);  // 2^60 elements
+  EXPECT_EQ(format_extent(broadcast(parse_sizes("2^19").at(0), 3)), "524288x524288x524288");
+}
+
+// Issue 19: an empty item or a repeated data type was dropped or doubled silently.
+TEST(CaseSpec, EmptyItemsAndRepeatedDataTypesAreRefused) {
+  for (const char* bad : {",", "int32,", ",int32", "int32,,float32", " "}) {
+    EXPECT_THROW(parse_dtypes(bad), InputError) << "'" << bad << "'";
+    EXPECT_THROW(parse_sizes(bad), InputError) << "'" << bad << "'";
+  }
+  try {
+    parse_dtypes("int32,float32,i32");
+    ADD_FAILURE() << "accepted a repeated data type";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("int32 given twice"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(split_user_list("sum,", "operation"), InputError);
+  EXPECT_EQ(split_user_list(" sum , sumsq", "operation"), (std::vector<std::string>{"sum", "sumsq"}));
+}
+
+TEST(CaseSpec, UnsignedNumbersAreDigitsAloneWithin64Bits) {
+  EXPECT_EQ(parse_unsigned("0"), 0u);
+  EXPECT_EQ(parse_unsigned("18446744073709551615"), ~std::uint64_t{0});
+  for (const char* bad : {"", "-1", "+1", " 1", "1 ", "18446744073709551616", "1e3", "0x10"}) {
+    EXPECT_FALSE(parse_unsigned(bad)) << "'" << bad << "'";
+  }
 }
 
 }  // namespace

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <thread>
@@ -62,19 +64,7 @@ TEST(Isolation, EveryFaultBecomesItsOwnRowAndTheSweepGoesOn) {
       << run.output;
 }
 
-pid_t spawn_kbench(const std::vector<std::string>& args) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::vector<char*> argv{const_cast<char*>(KBENCH_EXE)};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    freopen("/dev/null", "w", stderr);
-    execv(KBENCH_EXE, argv.data());
-    _exit(127);
-  }
-  return pid;
-}
+using kbtest::spawn_kbench;
 
 std::size_t rows_in(const std::string& csv) {
   if (!fs::exists(csv) || fs::file_size(csv) == 0) return 0;
@@ -97,6 +87,16 @@ class Interruption : public ::testing::Test {
     for (int i = 0; i < 200 && rows_in(csv_) < n; ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
+  }
+
+  // Resumes run night-1 and checks that the file then holds every case once.
+  void resume_and_expect_every_case_once() {
+    auto resumed = args_;
+    resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
+    resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
+    const auto run = kbench(resumed, csv_);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    expect_every_case_once();
   }
 
   void expect_every_case_once() {
@@ -148,12 +148,74 @@ TEST_F(Interruption, SigintFinishesTheCaseFlushesAndPrintsTheResumeCommand) {
   EXPECT_LT(before, 12u);
   for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok");  // none torn
 
-  auto resumed = args_;
-  resumed.erase(std::find(resumed.begin(), resumed.end(), "--output"), resumed.end());
-  resumed.insert(resumed.end(), {"--run-id", "night-1", "--resume"});
-  const auto run = kbench(resumed, csv_);
-  EXPECT_EQ(run.exit_code, 0) << run.output;
-  expect_every_case_once();
+  resume_and_expect_every_case_once();
+}
+
+}  // namespace
+
+// --- Issue 19: a signal to the whole process group -----------------------------------------------
+namespace {
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class GroupSignal : public Interruption, public ::testing::WithParamInterface<int> {};
+
+// The worker used to die first, and the case in flight became `crashed (signal 15)`, which
+// --resume never runs again.
+TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCompletes) {
+  const int sig = GetParam();
+  const std::string log = (folder_ / "log").string();
+  const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
+  wait_for_rows(2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));  // into the next case's sampling
+  kill(-pid, sig);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the parent died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string output = text_of(log);
+  EXPECT_NE(output.find("Resume with:\n  kbench run "), std::string::npos) << output;
+  EXPECT_NE(output.find(" --resume\n"), std::string::npos) << output;
+  const std::size_t before = rows_in(csv_);
+  EXPECT_GE(before, 2u);
+  EXPECT_LT(before, 12u);
+  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok") << r.get("message");
+
+  resume_and_expect_every_case_once();
+}
+
+INSTANTIATE_TEST_SUITE_P(TermHupInt, GroupSignal, ::testing::Values(SIGTERM, SIGHUP, SIGINT));
+
+TEST_F(Interruption, ASecondSignalStopsAtOnceAbandoningTheCaseAndSaysHowToResume) {
+  // Cases that take 2 s each: the second signal does not wait for one to end.
+  args_ = {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
+           "--sizes", "100,200,300", "--dtypes", "int32", "--min-time", "2", "--max-time", "2",
+           "--output", csv_, "--run-id", "night-1"};
+  const std::string log = (folder_ / "log").string();
+  const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
+  // Into the first case: the run has said it starts (after planning), and a little more.
+  for (int i = 0; i < 400 && text_of(log).find(" lane(s) -> ") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto start = std::chrono::steady_clock::now();
+  kill(-pid, SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  kill(-pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.5);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string output = text_of(log);
+  EXPECT_NE(output.find("interrupted twice; the cases in flight were abandoned. Resume with:\n"
+                        "  kbench run "),
+            std::string::npos)
+      << output;
+  EXPECT_EQ(rows_in(csv_), 0u);  // the abandoned case has no row: --resume runs it
 }
 
 }  // namespace

@@ -1,3 +1,5 @@
+#include "support/kbench_process.hpp"
+
 #include "loader.hpp"
 
 #include <gtest/gtest.h>
@@ -10,10 +12,10 @@ namespace {
 const std::string kLoaderDir = std::string(KBT_PLUGIN_ROOT) + "/loader";
 
 TEST(Loader, LoadsTheGoodPluginAndRefusesEachBrokenOneWithItsReason) {
-  const Discovery found = discover_plugins({kLoaderDir});
+  const Discovery found = kbtest::probe().discover({kLoaderDir});
   ASSERT_EQ(found.plugins.size(), 1u);
-  EXPECT_STREQ(found.plugins[0]->api->name, "testing/good");
-  EXPECT_STREQ(found.plugins[0]->api->family, "testing");
+  EXPECT_EQ(found.plugins[0]->name, "testing/good");
+  EXPECT_EQ(found.plugins[0]->family, "testing");
 
   std::map<std::string, std::string> reasons;  // file name -> reason
   for (const auto& f : found.failures) {
@@ -24,6 +26,7 @@ TEST(Loader, LoadsTheGoodPluginAndRefusesEachBrokenOneWithItsReason) {
       {"kbt_struct_too_small.so", "KernelPlugin is"},
       {"kbt_null_hook.so", "hook 'launch' is null"},
       {"kbt_bad_name.so", "name 'no_slash' is not of the form family/strategy"},
+      {"kbt_ops_repeated.so", "ops 'sum,sumsq,sum' lists 'sum' twice"},
       {"kbt_no_entry.so", "no 'kbench_plugin' symbol exported"},
       {"not_a_library.so", "not a loadable shared library"},
   };
@@ -41,7 +44,7 @@ TEST(Loader, KeepsTheLibraryAliveWhileThePluginIsUsed) {
   std::shared_ptr<const LoadedPlugin> plugin = load_plugin(kLoaderDir + "/kbt_duplicate.so");
   const KernelPlugin* api = plugin->api;
   {
-    const Discovery other = discover_plugins({kLoaderDir});  // loads and drops the same file
+    const auto other = load_plugin(kLoaderDir + "/kbt_duplicate.so");  // loads and drops it again
   }
   kb_case c{};
   c.dtype = KB_DTYPE_I32;
@@ -68,9 +71,10 @@ TEST(Loader, SearchPathStartsNextToTheExecutableAndNeverInTheCurrentDirectory) {
 }
 
 TEST(Loader, AMissingExtraFolderIsReported) {
-  const Discovery found = discover_plugins({"/nonexistent-default", "/nonexistent-extra"});
-  ASSERT_EQ(found.failures.size(), 1u);
-  EXPECT_EQ(found.failures[0].file, "/nonexistent-extra");
+  std::vector<LoadFailure> failures;
+  EXPECT_TRUE(plugin_files({"/nonexistent-default", "/nonexistent-extra"}, failures).empty());
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].file, "/nonexistent-extra");
 }
 
 }  // namespace

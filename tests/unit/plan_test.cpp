@@ -1,5 +1,6 @@
+#include "support/kbench_process.hpp"
+
 #include "input_error.hpp"
-#include "loader.hpp"
 #include "plan.hpp"
 
 #include <gtest/gtest.h>
@@ -9,8 +10,24 @@
 namespace kb {
 namespace {
 
-std::vector<std::shared_ptr<const LoadedPlugin>> test_plugins() {
-  return discover_plugins({std::string(KBT_PLUGIN_ROOT) + "/faulty"}).plugins;
+std::vector<std::shared_ptr<const PluginInfo>> test_plugins() {
+  return kbtest::test_plugins("faulty");
+}
+
+Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                const SweepRequest& request) {
+  return kb::plan_sweep(plugins, request, kbtest::probe());
+}
+
+// plugin|dtype|op|shape|block|device
+std::string identity(const PlannedCase& c) {
+  return c.plugin->name + "|" + dtype_name(c.request.dtype) + "|" + c.request.op + "|" +
+         format_extent(c.request.shape) + "|" + format_block(c.request.block) + "|" +
+         (c.request.device < 0 ? "host" : std::to_string(c.request.device));
+}
+
+std::string reason(const PlannedCase& c) {
+  return c.outcome.count("message") ? c.outcome.at("message") : "";
 }
 
 TEST(Plan, SelectsByFamilyAndGlobAndNamesWhatMatchedNothing) {
@@ -38,10 +55,11 @@ TEST(Plan, CrossProductRespectsDtypesAndOwnLaunchShape) {
   for (const auto& c : plan.cases) {
     EXPECT_TRUE(c.request.block.own());
     EXPECT_EQ(c.request.device, -1);  // host plugin
-    if (!c.unsupported_reason.empty()) {
+    if (!c.outcome.empty()) {
       ++unsupported;
+      EXPECT_EQ(c.outcome.at("status"), "unsupported");
       EXPECT_EQ(c.request.dtype, KB_DTYPE_F32);
-      EXPECT_NE(c.unsupported_reason.find("plugin supports int32"), std::string::npos);
+      EXPECT_NE(reason(c).find("plugin supports int32"), std::string::npos);
     }
   }
   EXPECT_EQ(unsupported, 3);
@@ -54,8 +72,8 @@ TEST(Plan, AcceptanceTurnsARefusedShapeIntoAnUnsupportedCase) {
   request.dtypes = "int32";
   const Plan plan = plan_sweep(good, request);
   ASSERT_EQ(plan.cases.size(), 2u);
-  EXPECT_TRUE(plan.cases[0].unsupported_reason.empty());
-  EXPECT_NE(plan.cases[1].unsupported_reason.find("at most 10^6 elements"), std::string::npos);
+  EXPECT_TRUE(plan.cases[0].outcome.empty());
+  EXPECT_NE(reason(plan.cases[1]).find("at most 10^6 elements"), std::string::npos);
 }
 
 TEST(Plan, UnknownFamilyNeedsSizes) {
@@ -63,13 +81,13 @@ TEST(Plan, UnknownFamilyNeedsSizes) {
   EXPECT_THROW(plan_sweep(good, SweepRequest{}), InputError);
 }
 
-TEST(Plan, CaseKeyIdentifiesPluginDtypeOpShapeBlockDevice) {
+TEST(Plan, DescribesACaseByPluginDtypeOpShapeBlockDevice) {
   const auto good = select_plugins(test_plugins(), {}, {"testing/good"});
   SweepRequest request;
   request.sizes = "10";
   request.dtypes = "int32";
   const Plan plan = plan_sweep(good, request);
-  EXPECT_EQ(case_key(plan.cases.at(0)), "testing/good|int32||10|-|host");
+  EXPECT_EQ(describe_case(plan.cases.at(0)), "testing/good int32 10 -");
 }
 
 }  // namespace
@@ -78,9 +96,7 @@ TEST(Plan, CaseKeyIdentifiesPluginDtypeOpShapeBlockDevice) {
 namespace kb {
 namespace {
 
-std::vector<std::shared_ptr<const LoadedPlugin>> faulty_and_good() {
-  return discover_plugins({std::string(KBT_PLUGIN_ROOT) + "/faulty"}).plugins;
-}
+std::vector<std::shared_ptr<const PluginInfo>> faulty_and_good() { return test_plugins(); }
 
 TEST(PlanZip, PairsSizesWithBlocksInsteadOfTheCrossProduct) {
   // testing/* plugins choose their own shape, so zip is checked on the pairing of the lists.
@@ -101,9 +117,9 @@ TEST(PlanCases, ExplicitCasesReplaceTheSweep) {
   request.cases = {"testing/good int32 100", "testing/good  int32   2000000", "testing/verify_wrong int32 7"};
   const Plan plan = plan_sweep(faulty_and_good(), request);
   ASSERT_EQ(plan.cases.size(), 3u);
-  EXPECT_EQ(case_key(plan.cases[0]), "testing/good|int32||100|-|host");
-  EXPECT_NE(plan.cases[1].unsupported_reason.find("at most 10^6"), std::string::npos);
-  EXPECT_STREQ(plan.cases[2].plugin->api->name, "testing/verify_wrong");
+  EXPECT_EQ(identity(plan.cases[0]), "testing/good|int32||100|-|host");
+  EXPECT_NE(reason(plan.cases[1]).find("at most 10^6"), std::string::npos);
+  EXPECT_EQ(plan.cases[2].plugin->name, "testing/verify_wrong");
   for (const char* bad : {"testing/good int32", "testing/nope int32 5", "testing/good int32 5x"}) {
     request.cases = {bad};
     EXPECT_THROW(plan_sweep(faulty_and_good(), request), InputError) << bad;
@@ -120,7 +136,7 @@ TEST(PlanRepeat, RepeatsTheWholePlanOnePassAfterAnother) {
   for (std::size_t i = 0; i < repeated.cases.size(); ++i) {
     const PlannedCase& c = repeated.cases[i];
     EXPECT_EQ(c.repetition, static_cast<int>(i / plan.cases.size()));
-    EXPECT_EQ(case_key(c), case_key(plan.cases[i % plan.cases.size()]));
+    EXPECT_EQ(identity(c), identity(plan.cases[i % plan.cases.size()]));
   }
   EXPECT_EQ(repeat(plan, 1).cases.size(), plan.cases.size());
 }
@@ -131,12 +147,12 @@ TEST(PlanShard, ShardsAreDisjointAndTogetherTheWholePlanForAnyCount) {
   request.dtypes = "int32,float32";
   const Plan plan = plan_sweep(faulty_and_good(), request);
   std::multiset<std::string> all;
-  for (const auto& c : plan.cases) all.insert(case_key(c));
+  for (const auto& c : plan.cases) all.insert(identity(c));
   for (int count : {1, 2, 3, 7, 64, 1000}) {
     std::multiset<std::string> united;
     for (int i = 0; i < count; ++i) {
       const Plan slice = shard(plan, std::to_string(i) + "/" + std::to_string(count));
-      for (const auto& c : slice.cases) united.insert(case_key(c));
+      for (const auto& c : slice.cases) united.insert(identity(c));
       EXPECT_LE(slice.cases.size(), plan.cases.size() / count + 1);
     }
     EXPECT_EQ(united, all) << count << " shards";

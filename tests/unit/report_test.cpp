@@ -174,6 +174,30 @@ TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
   EXPECT_FALSE(fs::exists(out / "matmul_h100.png"));
 }
 
+// Found by the fuzz test (issue 19): a data type whose cases all failed made a panel with nothing
+// to plot, gnuplot refused its `plot` and the report ended as an internal error.
+TEST_F(ReportTest, APanelWithoutAMeasuredCaseIsDrawnEmptyNotAnError) {
+  {
+    // A host plugin (no copy bandwidth to draw as a ceiling) at two sizes: float32 ok, float64
+    // failed at both.
+    kb::ResultsStore store(csv_);
+    const Card host{"", "", 0};
+    for (const char* shape : {"16", "33"}) {
+      for (const char* dtype : {"float32", "float64"}) {
+        kb::ResultRow row = case_row(host, {"testing/good", dtype, shape, 0.05, 128});
+        row.set("host", "vm");
+        row.set("device", "host");
+        if (std::string(dtype) == "float64") row.set("status", "verify_failed");
+        store.append(row);
+      }
+    }
+  }
+  const fs::path out = folder_ / "report";
+  const auto run = kbtest::kbench({"report", csv_, "-o", out.string(), "--family", "testing"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output.find("internal error"), std::string::npos) << run.output;
+}
+
 TEST_F(ReportTest, NeedsAnOutputFolder) {
   const auto run = kbtest::kbench({"report", csv_});
   EXPECT_EQ(run.exit_code, 2);

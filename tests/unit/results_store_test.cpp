@@ -1,3 +1,5 @@
+#include "support/kbench_process.hpp"
+
 #include "csv.hpp"
 #include "input_error.hpp"
 #include "results_store.hpp"
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace kb {
@@ -83,18 +86,23 @@ TEST_F(ResultsStoreTest, WritesTheHeaderOnceAcrossOpenings) {
   EXPECT_EQ(headers, 1);
 }
 
+// Opening `path` for appending is refused with a message naming it and `reason`.
+void expect_refused(const std::string& path, const std::string& reason) {
+  try {
+    ResultsStore store(path);
+    ADD_FAILURE() << "appending to " << path << " was not refused";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find(reason), std::string::npos) << what;
+  }
+}
+
 TEST_F(ResultsStoreTest, RefusesAFileWithAnotherHeaderAndLeavesItUntouched) {
   fs::create_directories(fs::path(path_).parent_path());
   const std::string foreign = "when,what,how long\n2026-01-01,x,3\n";
   { std::ofstream(path_) << foreign; }
-  try {
-    ResultsStore store(path_);
-    FAIL() << "accepted a foreign header";
-  } catch (const InputError& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find(path_), std::string::npos) << what;
-    EXPECT_NE(what.find("column 1 is 'when'"), std::string::npos) << what;
-  }
+  expect_refused(path_, "column 1 is 'when'");
   std::ifstream in(path_);
   const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(content, foreign);
@@ -175,6 +183,131 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
   EXPECT_THROW(read_results(csv.string()), InputError);
   fs::remove(csv);
+}
+
+}  // namespace
+}  // namespace kb
+
+// --- Issue 19: an appender repairs or refuses, never merges --------------------------------------
+namespace kb {
+namespace {
+
+std::string content_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class IncompleteLine : public ::testing::Test {
+ protected:
+  static ResultRow row(const std::string& run) {
+    ResultRow r;
+    r.set("run_id", run);
+    r.set("plugin", "testing/good");
+    r.set("status", "ok");
+    return r;
+  }
+  // A row cut short, as a writer killed mid-write (or a full disk) leaves it.
+  static std::string torn_row() {
+    const std::string line = csv_line(row("torn").cells());
+    return line.substr(0, line.size() / 2);
+  }
+
+  kbtest::TempFolder folder_;
+  const std::string path_ = folder_.file("results.csv");
+};
+
+TEST_F(IncompleteLine, OpeningMovesTheFragmentAsideAndTheNextRowStandsAlone) {
+  { ResultsStore(path_).append(row("before")); }
+  { std::ofstream(path_, std::ios::app) << torn_row(); }
+  {
+    ResultsStore store(path_);
+    store.append(row("after"));
+  }
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].get("run_id"), "before");
+  EXPECT_EQ(rows[1].get("run_id"), "after");
+  EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
+}
+
+TEST_F(IncompleteLine, EachAppendRepairsWhatAnotherWriterLeft) {
+  ResultsStore store(path_);
+  store.append(row("one"));
+  { std::ofstream(path_, std::ios::app) << torn_row(); }  // another runner, killed mid-row
+  store.append(row("two"));
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("run_id"), "two");
+  EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
+}
+
+TEST_F(IncompleteLine, APartOfTheHeaderAloneIsMovedAsideAndTheHeaderWritten) {
+  { std::ofstream(path_) << header_line().substr(0, 20); }
+  ResultsStore(path_).append(row("one"));
+  EXPECT_EQ(read_results(path_).size(), 1u);
+  EXPECT_EQ(content_of(path_).substr(0, header_line().size()), header_line());
+}
+
+TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
+  { ResultsStore(path_).append(row("whole")); }
+  { std::ofstream(path_, std::ios::app) << torn_row(); }
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].get("run_id"), "whole");
+  EXPECT_FALSE(fs::exists(path_ + ".fragments"));  // reading never changes the file
+}
+
+TEST_F(IncompleteLine, AFullRowWithoutItsNewlineIsAFragmentToo) {
+  // Whether the row was complete cannot be known: a reader never trusts it, a writer never
+  // glues onto it.
+  { ResultsStore(path_).append(row("whole")); }
+  std::string line = csv_line(row("no-newline").cells());
+  line.pop_back();
+  { std::ofstream(path_, std::ios::app) << line; }
+  EXPECT_EQ(read_results(path_).size(), 1u);
+  ResultsStore(path_).append(row("next"));
+  const auto rows = read_results(path_);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].get("run_id"), "next");
+}
+
+TEST_F(IncompleteLine, NotARegularFileIsRefused) {
+  for (const char* device : {"/dev/full", "/dev/null"}) expect_refused(device, "is not a regular file");
+  EXPECT_THROW(ResultsStore(folder_.path().string()), InputError);  // a folder
+}
+
+TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed) {
+  SharedCsvFile file(path_, {"a", "b"}, "test file");
+  file.append("1,2\n");
+  const std::string before = content_of(path_);
+  const auto span = file.append("3,4\n");
+  EXPECT_TRUE(file.undo(span));
+  EXPECT_EQ(content_of(path_), before);
+  const auto mine = file.append("5,6\n");
+  file.append("7,8\n");  // another row after mine: mine stays
+  EXPECT_FALSE(file.undo(mine));
+  EXPECT_EQ(content_of(path_), before + "5,6\n7,8\n");
+}
+
+// Files of other kbench versions: rows read (missing columns empty, extra ones left out), but an
+// append is refused, naming the file and the first differing column.
+TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
+  std::vector<std::string> older(kResultColumns.begin(), kResultColumns.end() - 1);
+  std::vector<std::string> newer(kResultColumns.begin(), kResultColumns.end());
+  newer.insert(newer.begin() + 30, "a_future_column");
+  for (const auto& header : {older, newer}) {
+    std::vector<std::string> cells(header.size(), "");
+    cells[1] = "r1";
+    cells[17] = "testing/good";  // plugin, the 18th column in both
+    { std::ofstream(path_) << csv_line(header) << csv_line(cells); }
+    const auto rows = read_results(path_);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].get("run_id"), "r1");
+    EXPECT_EQ(rows[0].get("plugin"), "testing/good");
+    expect_refused(path_, header == older ? "it ends after " +
+                                                std::to_string(kResultColumnCount - 1) + " columns"
+                                          : "column 31 is 'a_future_column'");
+  }
 }
 
 }  // namespace

@@ -17,10 +17,6 @@ namespace {
 using kbtest::kbench;
 namespace fs = boost::filesystem;
 
-int count_lines(const std::string& text) {
-  return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 TEST(RunCommand, HostTransposeWritesOkRowsWithMetadata) {
   const auto run = kbench({"run", "--family", "transpose", "--sizes", "1111x113,33x31,1",
                            "--dtypes", "float32,float64,int32", "--max-time", "0.05"});
@@ -84,7 +80,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--sizes", "12x"}, "malformed size '12x'"},
       {{"--blocks", "0x4"}, "malformed block '0x4'"},
       {{"--blocks", "64x32"}, "block '64x32' has 2048 threads"},
-      {{"--dtypes", "float16"}, "unknown data type 'float16'"},
+      {{"--dtypes", "float8"}, "unknown data type 'float8'"},
       {{"--plugin", "transpose/nope"}, "no plugin matches 'transpose/nope'"},
       {{"--family", "sorting"}, "no plugin of family 'sorting'"},
       {{"--frobnicate"}, "unrecognised option '--frobnicate'"},
@@ -98,7 +94,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
     args.insert(args.end(), c.args.begin(), c.args.end());
     const auto run = kbench(args);
     EXPECT_EQ(run.exit_code, 2) << run.output;
-    EXPECT_EQ(count_lines(run.output), 1) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
     EXPECT_NE(run.output.find(c.expected), std::string::npos) << run.output;
     EXPECT_EQ(run.output.find("terminate"), std::string::npos) << run.output;
     EXPECT_TRUE(run.rows.empty());

@@ -57,7 +57,10 @@ typedef enum kb_dtype {
   KB_DTYPE_NONE = 1u << 0, /* the family has no data (hello) */
   KB_DTYPE_F32 = 1u << 1,
   KB_DTYPE_F64 = 1u << 2,
-  KB_DTYPE_I32 = 1u << 3
+  KB_DTYPE_I32 = 1u << 3,
+  KB_DTYPE_F16 = 1u << 4,  /* IEEE binary16 (CUDA's __half) */
+  KB_DTYPE_BF16 = 1u << 5, /* bfloat16 (CUDA's __nv_bfloat16) */
+  KB_DTYPE_I8 = 1u << 6
 } kb_dtype;
 
 /* KernelPlugin.flags */

@@ -35,10 +35,22 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
   // dup2 clears close-on-exec on the target, so only these two cross into the worker.
   posix_spawn_file_actions_adddup2(&actions, cases[0], 0);
   posix_spawn_file_actions_adddup2(&actions, results[1], 3);
+  // SIGINT, SIGTERM and SIGHUP reach the whole process group (Ctrl-C, timeout(1)), and Slurm and
+  // systemd send SIGTERM to every process of the job: the child starts with them blocked, so
+  // they stay pending and never end it, and the parent alone decides what becomes of the case in
+  // flight. Blocked signals survive exec; the parent's handlers do not.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, sig);
+  posix_spawnattr_setsigmask(&attributes, &blocked);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  const int error = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+  const int error = posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(cases[0]);
   close(results[1]);
@@ -76,6 +88,7 @@ std::string WorkerProcess::wait_for_exit() {
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+  signal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return describe_exit(status);
 }
 

@@ -1,5 +1,6 @@
-// The parent's handle on one worker: a child process running `kbench worker` for one plugin on
-// one device. Cases go to its standard input; results come back on its descriptor 3.
+// The parent's handle on one child process: a worker (`kbench worker`, one plugin on one device)
+// or a probe (`kbench probe`). Requests go to its standard input; answers come back on its
+// descriptor 3. It starts with SIGINT, SIGTERM and SIGHUP blocked: only the parent ends it.
 #pragma once
 
 #include "protocol.hpp"
@@ -27,10 +28,13 @@ class WorkerProcess {
   // SIGKILL and wait.
   void kill();
   pid_t pid() const { return pid_; }
+  // After it ended: the signal that ended it, 0 when it exited.
+  int signal() const { return signal_; }
 
  private:
   std::string wait_for_exit();
   pid_t pid_ = -1;
+  int signal_ = 0;
   int to_worker_ = -1;
   int from_worker_ = -1;
   LineReader reader_{-1};

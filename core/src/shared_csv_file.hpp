@@ -1,0 +1,58 @@
+// An append-only CSV file that several processes share (the results, the samples). Each append
+// writes whole lines under an exclusive flock and is undone (truncated back) when the write fails,
+// so the file never holds half a row. A file that does not end in a newline (a writer killed mid
+// row, a disk that filled up under another program) is repaired before anything is added: the
+// incomplete last line is moved to FILE.fragments and reported, never merged with a new row.
+#pragma once
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// The file cannot be written (no space left, I/O error, quota): the run must stop. The message
+// names the file and the system's reason.
+class WriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SharedCsvFile {
+ public:
+  // Opens or creates `path` (and its folder), repairs an incomplete last line, writes `header`
+  // when the file is empty and otherwise checks it. InputError: the path is not a regular file,
+  // cannot be opened, or has another header (the message names the file and the first differing
+  // column). WriteError: the header or the repair could not be written. `what` names the file in
+  // messages ("results file").
+  SharedCsvFile(std::string path, std::vector<std::string> header, std::string what);
+  ~SharedCsvFile();
+  SharedCsvFile(const SharedCsvFile&) = delete;
+  SharedCsvFile& operator=(const SharedCsvFile&) = delete;
+
+  // Where one append put its lines.
+  struct Span {
+    long long begin = 0, end = 0;
+  };
+  // Appends `lines` (whole CSV lines) with one write under the lock; on failure truncates the
+  // file back to where it was and throws WriteError. Safe to call from several threads.
+  Span append(const std::string& lines);
+  // Takes an append back while nothing was appended after it (then it stays; false).
+  bool undo(const Span& span);
+  const std::string& path() const { return path_; }
+
+ private:
+  void repair_incomplete_line();
+  Span write_or_undo(const std::string& text);
+  std::string path_, what_, header_line_;
+  std::vector<std::string> header_;
+  int fd_ = -1;
+  std::mutex mutex_;  // flock excludes other processes, not other threads sharing the descriptor
+};
+
+// The part of `content` up to and including its last newline: what a reader may trust. `fragment`
+// receives the rest, the incomplete line a killed writer left, if any.
+std::string complete_lines(const std::string& content, std::string* fragment = nullptr);
+
+}  // namespace kb

@@ -1,0 +1,159 @@
+// Issue 19: every request is run or refused, never silently changed. A value that is empty, NaN,
+// infinite, out of range, duplicated or unknown is one line naming it and exit 2, with no row
+// written; an empty plan is said in one line, never a division by zero.
+#include "support/kbench_process.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+
+using kbtest::kbench;
+namespace fs = boost::filesystem;
+
+struct Refused {
+  std::vector<std::string> args;
+  std::string expected;
+};
+
+TEST(InputRules, EveryBadValueIsOneLineNamingItAndNoRow) {
+  const std::string folder = fs::temp_directory_path().string();
+  const std::vector<Refused> cases = {
+      {{"--case-timeout", "nan"}, "--case-timeout nan"},
+      {{"--case-timeout", "inf"}, "--case-timeout inf"},
+      {{"--case-timeout", "1e7"}, "--case-timeout 1e+07"},
+      {{"--case-timeout", "0"}, "--case-timeout 0"},
+      {{"--case-timeout", "-1"}, "--case-timeout -1"},
+      {{"--max-time", "nan"}, "--max-time nan"},
+      {{"--max-time", "-inf"}, "--max-time -inf"},
+      {{"--max-time", "0"}, "--max-time 0"},
+      {{"--min-time", "-1"}, "--min-time -1"},
+      {{"--min-time", "inf"}, "--min-time inf"},
+      {{"--min-time", "2", "--max-time", "1"}, "--min-time 2 exceeds --max-time 1"},
+      {{"--max-noise", "0"}, "--max-noise 0"},
+      {{"--max-noise", "nan"}, "--max-noise nan"},
+      {{"--max-noise", "2"}, "--max-noise 2"},
+      {{"--min-samples", "-1"}, "--min-samples '-1'"},
+      {{"--min-samples", "0"}, "--min-samples '0'"},
+      {{"--min-samples", "1e3"}, "--min-samples '1e3'"},
+      {{"--seed", "-1"}, "--seed '-1'"},
+      {{"--seed", "1.5"}, "--seed '1.5'"},
+      {{"--seed", "18446744073709551616"}, "--seed '18446744073709551616'"},
+      {{"--shard", "1/0"}, "malformed shard '1/0'"},
+      {{"--shard", "-1/3"}, "malformed shard '-1/3'"},
+      {{"--shard", "3/3"}, "malformed shard '3/3'"},
+      {{"--shard", ""}, "--shard is empty"},
+      {{"--sizes", ""}, "--sizes: empty size list"},
+      {{"--sizes", "16,"}, "--sizes: empty size in the list '16,'"},
+      {{"--sizes", "2^62+2^62+2^62+2^62+5"}, "--sizes: malformed size '2^62+2^62+2^62+2^62+5'"},
+      {{"--sizes", "2^40x2^40"}, "--sizes: size '2^40x2^40' is too large"},
+      {{"--sizes", "16,16x16"}, "the case 'transpose/cpu float32 16x16 -' is asked for twice"},
+      {{"--dtypes", ","}, "--dtypes: empty data type in the list ','"},
+      {{"--dtypes", "int32,int32"}, "--dtypes: data type int32 given twice"},
+      {{"--dtypes", "int32,i32"}, "--dtypes: data type int32 given twice"},
+      {{"--blocks", ""}, "--blocks: empty block list"},
+      {{"--ops", ""}, "--ops: empty operation list"},
+      {{"--ops", "sum"}, "unknown operation 'sum'"},
+      {{"--devices", ""}, "--devices is empty"},
+      {{"--devices", "0,0"}, "device 0 given twice"},
+      {{"--devices", "-1"}, "malformed device '-1'"},
+      {{"--family", ""}, "--family: empty family list"},
+      {{"--plugin", ""}, "--plugin: empty plugin glob list"},
+      {{"--plugin", "transpose/cpu"}, "--plugin: plugin glob 'transpose/cpu' given twice"},
+      {{"--run-id", ""}, "--run-id is empty"},
+      {{"--run-id", "two\nlines"}, "--run-id must be one line"},
+      {{"--run-id", "bad\xff"}, "--run-id must be one line"},
+      {{"--samples-out", ""}, "--samples-out is empty"},
+      {{"--config", folder}, "cannot read config file '" + folder + "': not a regular file"},
+      {{"--case", "transpose/cpu int32 16"}, "--case names whole cases: it cannot be combined with --plugin"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--plugin", "transpose/cpu"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << c.expected << "\n" << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find(c.expected), std::string::npos) << c.expected << "\n" << run.output;
+    EXPECT_TRUE(run.rows.empty()) << c.expected;
+  }
+}
+
+TEST(InputRules, ExplicitCasesAreRefusedWithSweepOptionsAndWhenRepeated) {
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {"--sizes", "16"}, {"--dtypes", "int32"}, {"--family", "transpose"}, {"--zip"}}) {
+    std::vector<std::string> args = {"run", "--case", "transpose/cpu int32 16"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find("--case names whole cases"), std::string::npos) << run.output;
+  }
+  auto run = kbench({"run", "--case", "transpose/cpu int32 16", "--case", "transpose/cpu int32 16x16"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("the case 'transpose/cpu int32 16x16 -' is asked for twice"),
+            std::string::npos)
+      << run.output;
+  run = kbench({"run", "--case", "reduce/cpu int32 16 - bogus"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("reduce/cpu has no operation 'bogus' (it offers sum,sumsq)"),
+            std::string::npos)
+      << run.output;
+}
+
+// Issue 19: an empty plan divided by zero (SIGFPE), and --devices all --split without a GPU
+// dereferenced an empty device list.
+TEST(InputRules, AnEmptyPlanIsOneLineNeverASignal) {
+  auto run = kbench({"run", "--plugin", "reduce/cpu", "--sizes", "100", "--ops", "bogus"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("unknown operation 'bogus': no plugin selected offers it"),
+            std::string::npos)
+      << run.output;
+
+  // An empty shard is legitimate in a job array with more tasks than cases.
+  run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "16", "--dtypes", "int32,float32",
+                "--shard", "5/10"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("shard 5/10 of this 2-case plan is empty: nothing to run"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(run.rows.empty());
+
+  run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "16", "--dtypes", "int32",
+                "--shard", "0/18446744073709551615", "--max-time", "0.01"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 1u) << run.output;
+
+  run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "16", "--dtypes", "int32",
+                "--devices", "all", "--split", "--max-time", "0.01"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 1u) << run.output;
+}
+
+// Issue 19: a 19-digit size passed the parent and was refused by the worker ("worker protocol
+// error"); an element count past int64 crashed transpose/cpu. One parser, one set of limits.
+TEST(InputRules, TheWorkerTakesEverySizeTheParentPlanned) {
+  auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin",
+                     "testing/good", "--sizes", "10^18,9223372036854775807", "--dtypes", "int32"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;  // 2^63 - 1 elements: too many
+  EXPECT_NE(run.output.find("size '9223372036854775807' is too large"), std::string::npos)
+      << run.output;
+  run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
+                "--sizes", "10^18", "--dtypes", "int32"});
+  ASSERT_EQ(run.rows.size(), 1u) << run.output;
+  EXPECT_EQ(run.rows[0].at("shape"), "1000000000000000000");
+  EXPECT_EQ(run.rows[0].at("status"), "unsupported");  // the plugin's own limit, in its words
+  EXPECT_NE(run.rows[0].at("message").find("at most 10^6 elements"), std::string::npos);
+
+  // 2^59 elements pass the parser; the plugin cannot allocate them: a row, never a parent crash
+  // nor a protocol error.
+  run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "2^30x2^29", "--dtypes", "int32",
+                "--case-timeout", "60"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u) << run.output;
+  EXPECT_NE(run.rows[0].at("status"), "ok");
+  EXPECT_EQ(run.rows[0].at("message").find("protocol"), std::string::npos) << run.rows[0].at("message");
+}
+
+}  // namespace

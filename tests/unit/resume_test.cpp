@@ -1,0 +1,138 @@
+// Issue 19: --resume with another --seed or --cold skipped every case (the key lacked them), and
+// duplicate rows appeared silently: a reused --run-id without --resume, two concurrent resumes of
+// one run id. The resume key is now everything that defines a case (CaseKey), and one process at a
+// time runs a chosen run id.
+#include "support/kbench_process.hpp"
+
+#include "case_key.hpp"
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace {
+
+using kbtest::kbench;
+namespace fs = boost::filesystem;
+
+TEST(CaseKey, HoldsEveryColumnThatDefinesACase) {
+  kb::ResultRow row;
+  for (const char* column : kb::kCaseKeyColumns) row.set(column, std::string(column) + "-value");
+  row.set("device", "1");
+  row.set("median_us", "3.5");
+  const kb::CaseKey key(row, false);
+  for (const char* column : kb::kCaseKeyColumns) {
+    kb::ResultRow other = row;
+    other.set(column, "different");
+    EXPECT_FALSE(kb::CaseKey(other, false) == key) << column << " is not part of the key";
+  }
+  kb::ResultRow remeasured = row;
+  remeasured.set("median_us", "4.5");
+  remeasured.set("timestamp_utc", "later");
+  EXPECT_TRUE(kb::CaseKey(remeasured, false) == key);
+  // With --split a CUDA case may run on any device; a host case stays a host case.
+  kb::ResultRow elsewhere = row;
+  elsewhere.set("device", "0");
+  EXPECT_TRUE(kb::CaseKey(elsewhere, true) == kb::CaseKey(row, true));
+  EXPECT_FALSE(kb::CaseKey(elsewhere, false) == kb::CaseKey(row, false));
+  row.set("device", "host");
+  EXPECT_NE(kb::CaseKey(row, true).describe().find("host"), std::string::npos);
+}
+
+class Resume : public ::testing::Test {
+ protected:
+
+  std::vector<std::string> sweep(std::vector<std::string> extra = {}) const {
+    std::vector<std::string> args = {"run", "--plugins", kbtest::test_plugin_dir("faulty"),
+                                     "--plugin", "testing/good", "--sizes", "10,20,30",
+                                     "--dtypes", "int32", "--max-time", "0.01", "--run-id", "r1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+
+  std::multiset<std::string> cases() const {
+    std::multiset<std::string> seen;
+    for (const auto& row : kb::read_results(csv_)) {
+      seen.insert(row.get("shape") + " seed " + row.get("seed") + " " + row.get("cache"));
+    }
+    return seen;
+  }
+
+  kbtest::TempFolder folder_;
+  const std::string csv_ = folder_.file("results.csv");
+};
+
+TEST_F(Resume, AnotherSeedOrCacheModeIsAnotherCase) {
+  ASSERT_EQ(kbench(sweep(), csv_).exit_code, 0);
+  auto run = kbench(sweep({"--resume", "--seed", "7"}), csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 6u) << "the seed-7 cases were skipped as done:\n" << run.output;
+  run = kbench(sweep({"--resume", "--cold"}), csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 9u) << "the cold cases were skipped as done:\n" << run.output;
+  run = kbench(sweep({"--resume", "--cold"}), csv_);  // now each is there
+  EXPECT_NE(run.output.find("0 cases: "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("3 already in the CSV"), std::string::npos) << run.output;
+  const auto seen = cases();
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 9u);
+}
+
+TEST_F(Resume, AReusedRunIdWithoutResumeIsRefusedButShardsMayShareOne) {
+  ASSERT_EQ(kbench(sweep(), csv_).exit_code, 0);
+  auto run = kbench(sweep(), csv_);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("run id 'r1' already has rows for 3 of the 3 planned cases in '" +
+                            csv_ + "': add --resume"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(kb::read_results(csv_).size(), 3u);
+
+  // The shards of one run (a job array) name one run id; their cases are disjoint.
+  const std::string sharded = folder_.file("sharded.csv");
+  for (const char* shard : {"0/2", "1/2"}) {
+    run = kbench(sweep({"--shard", shard}), sharded);
+    EXPECT_EQ(run.exit_code, 0) << shard << "\n" << run.output;
+  }
+  EXPECT_EQ(kb::read_results(sharded).size(), 3u);
+}
+
+TEST_F(Resume, AChosenRunIdWritesIntoAFolderNotYetMade) {
+  const std::string nested = folder_.file("new/folder/results.csv");
+  const auto run = kbench(sweep(), nested);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 3u);
+}
+
+// Two resumes of one run id at once (a job submitted twice): the second is refused before it
+// runs anything, so no case runs twice.
+TEST_F(Resume, OneProcessAtATimeRunsARunId) {
+  // Three cases of 1 s each: the second process starts while the first runs its second case.
+  auto slow = sweep({"--min-time", "1", "--output", csv_});
+  *std::find(slow.begin(), slow.end(), "0.01") = "1";  // --max-time
+  const pid_t first = kbtest::spawn_kbench(slow);
+  for (int i = 0; i < 200 && (!fs::exists(csv_) || kb::read_results(csv_).empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const auto second = kbench(sweep({"--resume"}), csv_);
+  int status = 0;
+  waitpid(first, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(second.exit_code, 2) << second.output;
+  EXPECT_NE(second.output.find("run 'r1' is being run by another kbench on '" + csv_ + "'"),
+            std::string::npos)
+      << second.output;
+  const auto seen = cases();
+  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 3u);
+}
+
+}  // namespace

@@ -1,0 +1,170 @@
+// Issue 19: a full disk aborted the parent (an uncaught exception, SIGABRT) and left a partial row
+// that the next run glued its first row onto; --samples-out pointed at the results CSV appended
+// sample rows to it; --samples-out /dev/full lost the samples and exited 0. Now a write error ends
+// the run cleanly: nothing half-written stays, one line says why, which case was not recorded and
+// how to resume, and the exit code is 4.
+#include "support/kbench_process.hpp"
+
+#include "results_store.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/mount.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+
+namespace {
+
+using kbtest::kbench;
+namespace fs = boost::filesystem;
+
+std::string content_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class WriteErrors : public ::testing::Test {
+ protected:
+  void TearDown() override { unsetenv("KBENCH_TEST_WRITE_LIMIT"); }
+
+  std::vector<std::string> sweep(const std::string& sizes) const {
+    return {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
+            "--sizes", sizes, "--dtypes", "int32", "--min-samples", "1", "--max-time", "0.001",
+            "--run-id", "full-disk"};
+  }
+
+  // Every row whole, each case once, the file ending in a newline, nothing moved aside.
+  void expect_whole_rows(std::size_t expected) {
+    const std::string content = content_of(csv_);
+    ASSERT_FALSE(content.empty());
+    EXPECT_EQ(content.back(), '\n');
+    EXPECT_FALSE(fs::exists(csv_ + ".fragments"));
+    const auto rows = kb::read_results(csv_);
+    EXPECT_EQ(rows.size(), expected);
+    std::set<std::string> shapes;
+    for (const auto& row : rows) {
+      EXPECT_EQ(row.get("status"), "ok");
+      shapes.insert(row.get("shape"));
+    }
+    EXPECT_EQ(shapes.size(), rows.size());
+  }
+
+  kbtest::TempFolder folder_;
+  std::string csv_ = folder_.file("results.csv");
+};
+
+TEST_F(WriteErrors, AFailedWriteEndsTheRunWithNothingHalfWrittenAndResumes) {
+  // The size of the header and two rows, and half of a third: the third row's write fails after
+  // writing part of it, as on a full disk (KBENCH_TEST_WRITE_LIMIT, see docs/nothing-lost.md).
+  const std::string reference = folder_.file("reference.csv");
+  auto run = kbench(sweep("10,20,30"), reference);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string lines = content_of(reference);
+  const std::size_t two_rows = lines.find('\n', lines.find('\n', lines.find('\n') + 1) + 1) + 1;
+  const std::size_t limit = two_rows + (lines.size() - two_rows) / 2;
+  setenv("KBENCH_TEST_WRITE_LIMIT", std::to_string(limit).c_str(), 1);
+
+  run = kbench(sweep("10,20,30,40,50,60"), csv_);
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("kbench: cannot write results file '" + csv_ +
+                            "': No space left on device; not recorded: testing/good int32 30 -. "
+                            "Make room, then resume with:\n  kbench run "),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("--run-id full-disk --output " + csv_ + " --resume\n"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("terminate"), std::string::npos) << run.output;
+  expect_whole_rows(2);
+
+  unsetenv("KBENCH_TEST_WRITE_LIMIT");
+  auto resumed = sweep("10,20,30,40,50,60");
+  resumed.push_back("--resume");
+  run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  expect_whole_rows(6);
+}
+
+TEST_F(WriteErrors, ASamplesFileThatCannotBeWrittenFailsTheRunAndKeepsNoRowOfTheCase) {
+  const std::string samples = folder_.file("samples.csv");
+  // Room for both headers and a few bytes of the first case's samples.
+  const std::size_t headers = kb::header_line().size() +
+                              std::string("run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,sample,us\n").size();
+  setenv("KBENCH_TEST_WRITE_LIMIT", std::to_string(headers + 5).c_str(), 1);
+  auto args = sweep("10,20");
+  args.insert(args.end(), {"--samples-out", samples});
+  const auto run = kbench(args, csv_);
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("cannot write samples file '" + samples + "'"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(content_of(csv_), kb::header_line());  // no row without its samples
+  EXPECT_EQ(content_of(samples).find('\n'), content_of(samples).size() - 1);  // the header alone
+}
+
+TEST_F(WriteErrors, SamplesOutRefusesTheResultsFileAnotherCsvAndDevices) {
+  auto run = kbench(sweep("10"), csv_);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string before = content_of(csv_);
+  for (const auto& [target, expected] : std::vector<std::pair<std::string, std::string>>{
+           {csv_, "--samples-out '" + csv_ + "' is the --output file"},
+           {(folder_.path() / "." / "results.csv").string(), "is the --output file"},
+           {"/dev/full", "samples file '/dev/full' is not a regular file"}}) {
+    auto args = sweep("20");
+    args.insert(args.end(), {"--samples-out", target, "--run-id", "another"});
+    args.erase(std::find(args.begin(), args.end(), "full-disk") - 1,
+               std::find(args.begin(), args.end(), "full-disk") + 1);
+    run = kbench(args, csv_);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
+  }
+  // A results CSV named as the samples file of another run: its header is not the samples header.
+  const std::string other = folder_.file("other.csv");
+  auto args = sweep("20");
+  args.insert(args.end(), {"--samples-out", csv_});
+  run = kbench(args, other);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("samples file '" + csv_ + "' has a different header (column 1 is "
+                            "'timestamp_utc', expected 'run_id')"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(content_of(csv_), before);
+}
+
+// The real thing: a 64 KiB tmpfs filled by a sweep. Needs mount(2) (root); skipped otherwise.
+TEST_F(WriteErrors, AFullTmpfsEndsTheRunCleanlyAndTheRunResumesOnceThereIsRoom) {
+  const fs::path mount_point = folder_.path() / "small";
+  fs::create_directories(mount_point);
+  if (::mount("kbench-test", mount_point.c_str(), "tmpfs", 0, "size=64k") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno)
+                 << "); the write-error path is covered by KBENCH_TEST_WRITE_LIMIT";
+  }
+  csv_ = (mount_point / "results.csv").string();
+  std::string sizes;
+  for (int i = 1; i <= 400; ++i) sizes += (i > 1 ? "," : "") + std::to_string(i);
+  auto run = kbench(sweep(sizes), csv_);
+  EXPECT_EQ(run.exit_code, 4) << run.output.substr(run.output.size() > 2000 ? run.output.size() - 2000 : 0);
+  EXPECT_NE(run.output.find("No space left on device; not recorded: testing/good int32"),
+            std::string::npos);
+  const std::size_t kept = kb::read_results(csv_).size();
+  EXPECT_GT(kept, 0u);
+  EXPECT_LT(kept, 400u);
+  expect_whole_rows(kept);
+
+  ASSERT_EQ(::mount("kbench-test", mount_point.c_str(), "tmpfs", MS_REMOUNT, "size=4m"), 0);
+  auto resumed = sweep(sizes);
+  resumed.push_back("--resume");
+  run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output.substr(run.output.size() > 2000 ? run.output.size() - 2000 : 0);
+  expect_whole_rows(400);
+  ::umount(mount_point.c_str());
+}
+
+}  // namespace
