@@ -278,6 +278,7 @@ std::string describe_case(const PlannedCase& c) {
   if (!c.request.op.empty()) text += " " + c.request.op;
   text += " " + format_extent(c.request.shape) + " " + format_block(c.request.block);
   if (c.request.device >= 0) text += " device " + std::to_string(c.request.device);
+  if (c.repetition > 0) text += " repetition " + std::to_string(c.repetition);
   return text;
 }
 

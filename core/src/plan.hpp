@@ -60,7 +60,8 @@ Plan shard(const Plan& plan, const std::string& spec);
 // shows up as the spread between them.
 Plan repeat(const Plan& plan, int count);
 
-// "reduce/fast int32 sum 1048576 256 device 0", to name a case in messages.
+// "reduce/fast int32 sum 1048576 256 device 0 repetition 2", to name a case in messages (the
+// first repetition says none).
 std::string describe_case(const PlannedCase& c);
 
 }  // namespace kb
