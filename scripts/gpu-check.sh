@@ -35,7 +35,8 @@ missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" 
 [ -z "$missing" ] || { echo "missing libraries: $missing"; exit 1; }
 
 if [ "$mode" = tests ] || [ "$mode" = all ]; then
-  ctest --test-dir build-device -j4 --output-on-failure --timeout 900 2>&1 | tee "$out/ctest.log" |
+  # -LE slurm: the GPU machine reaches no package registry to install the scheduler from.
+  ctest --test-dir build-device -j4 -LE slurm --output-on-failure --timeout 900 2>&1 | tee "$out/ctest.log" |
     grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run|^[0-9]+% " 
 fi
 
