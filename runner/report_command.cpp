@@ -2,6 +2,8 @@
 #include "commands.hpp"
 
 #include "gnuplot.hpp"
+#include "history.hpp"
+#include "history_report.hpp"
 #include "input_error.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -14,22 +16,28 @@ namespace kb {
 int report_command(const std::vector<std::string>& args) {
   RowSelection selection;
   std::string dir;
+  bool trend = false;
   po::options_description description("kbench report");
   description.add_options()
       ("help,h", "show this help")
-      ("output,o", po::value(&dir)->required(), "folder for report.md, the plots and their scripts");
+      ("output,o", po::value(&dir)->required(), "folder for report.md, the plots and their scripts")
+      ("history", po::bool_switch(&trend),
+       "instead: the nightly runs' trend (DIR/history.md), a plot per family with the "
+       "regressions the gate found between consecutive runs");
   description.add(row_selection_options(selection));
   if (!parse_results_command(args, description, "report",
-                             "Usage: kbench report CSV... -o DIR [options]")) {
+                             "Usage: kbench report CSV... -o DIR [--history] [options]")) {
     return 0;
   }
   const auto rows = select_rows(read_results_files(selection.files), selection.families,
                                 selection.plugin_globs);
-  const auto scripts = write_report(rows, dir);
+  const GateRequest gate;
+  const auto scripts = trend ? write_history(history(rows, gate), gate, dir) : write_report(rows, dir);
+  const std::string written = dir + (trend ? "/history.md" : "/report.md");
   if (run_gnuplot(dir, scripts)) {
-    std::cout << "wrote " << dir << "/report.md and " << scripts.size() << " plot(s)\n";
+    std::cout << "wrote " << written << " and " << scripts.size() << " plot(s)\n";
   } else {
-    std::cout << "wrote " << dir << "/report.md; gnuplot is not installed, so the " << scripts.size()
+    std::cout << "wrote " << written << "; gnuplot is not installed, so the " << scripts.size()
               << " plot(s) were not drawn (their .gp scripts and .dat data are in " << dir
               << "; scripts/install-deps.sh installs gnuplot-nox)\n";
   }

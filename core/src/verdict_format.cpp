@@ -37,8 +37,6 @@ std::string printf_text(const char* format, double value) {
 }
 
 std::string percent(double fraction) { return printf_text("%.1f%%", 100 * fraction); }
-std::string signed_percent(double fraction) { return printf_text("%+.1f%%", 100 * fraction); }
-std::string p_text(double p) { return printf_text("%.2g", p); }
 
 std::size_t column(const Gate& gate, const char* name) {
   return static_cast<std::size_t>(
@@ -76,8 +74,8 @@ std::string side_cell(const std::optional<CaseSide>& side) {
 // What the case's verdict says in one line, for JUnit's output and the dashboard's `extra`.
 std::string verdict_line(const CaseVerdict& c) {
   std::string line = verdict_name(c.verdict);
-  if (c.effect) line += " " + signed_percent(*c.effect) + " vs the baseline";
-  if (c.p_value) line += " (p = " + p_text(*c.p_value) + ")";
+  if (c.effect) line += " " + format_change(*c.effect) + " vs the baseline";
+  if (c.p_value) line += " (p = " + format_p(*c.p_value) + ")";
   line += ", repetitions " + repetitions(c);
   if (!c.reason.empty()) line += ": " + c.reason;
   return line;
@@ -115,6 +113,9 @@ nlohmann::ordered_json side_json(const CaseSide& side) {
 }
 
 }  // namespace
+
+std::string format_change(double effect) { return printf_text("%+.1f%%", 100 * effect); }
+std::string format_p(double p) { return printf_text("%.2g", p); }
 
 std::string verdicts_markdown(const Gate& full) {
   const Gate gate = without_constant_keys(full);
@@ -165,8 +166,8 @@ std::string verdicts_markdown(const Gate& full) {
     cells.insert(cells.end(), c->key.begin(), c->key.end());
     cells.push_back(side_cell(c->baseline));
     cells.push_back(side_cell(c->candidate));
-    cells.push_back(c->effect ? signed_percent(*c->effect) : "");
-    cells.push_back(c->p_value ? p_text(*c->p_value) : "");
+    cells.push_back(c->effect ? format_change(*c->effect) : "");
+    cells.push_back(c->p_value ? format_p(*c->p_value) : "");
     cells.push_back(repetitions(*c));
     cells.push_back(c->reason);
     table.add_row(std::move(cells));

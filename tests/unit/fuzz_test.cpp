@@ -296,6 +296,7 @@ class Fuzzer {
     std::replace(folder.begin(), folder.end(), '/', '_');
     args.insert(args.end(), {"-o", chance(0.9) ? path("report-" + std::to_string(files_++)) : folder});
     if (chance(0.2)) args.insert(args.end(), {"--family", value()});
+    if (chance(0.3)) args.push_back("--history");
     return args;
   }
 
