@@ -114,7 +114,11 @@ nlohmann::ordered_json side_json(const CaseSide& side) {
 
 }  // namespace
 
-std::string format_change(double effect) { return printf_text("%+.1f%%", 100 * effect); }
+std::string format_change(double effect) {
+  // Rounded first, so that a change too small to show reads +0.0%, never -0.0%.
+  const double tenths = std::round(1000 * effect);
+  return printf_text("%+.1f%%", tenths == 0 ? 0.0 : tenths / 10);
+}
 std::string format_p(double p) { return printf_text("%.2g", p); }
 
 std::string verdicts_markdown(const Gate& full) {
