@@ -37,7 +37,8 @@ po::options_description verdict_options(VerdictOptions& o) {
       ("baseline-run", po::value(&o.baseline_run),
        "the run the others are held against (without it: two CSV files, the baseline first)")
       ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)")
-      ("fail-slower", po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
+      ("fail-slower",
+       po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
        "exit 1 when a case is slower, with confidence, by more than PCT percent (default: "
        "--min-effect); a case no longer ok, or missing, always fails")
       ("min-effect", po::value(&o.min_effect_percent)->default_value(o.min_effect_percent),
@@ -108,14 +109,16 @@ Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   }
   if (sides.baseline.empty()) throw InputError("the baseline holds no row the filters keep");
   if (candidate_runs.empty()) throw InputError("no candidate rows: the files hold no other run");
-  sides.candidate_label = (candidate_runs.size() == 1 ? "run " : "runs ") + list_runs(candidate_runs);
+  sides.candidate_label =
+      (candidate_runs.size() == 1 ? "run " : "runs ") + list_runs(candidate_runs);
   if (o.baseline_run.empty()) sides.candidate_label += " of " + selection.files[1];
   return sides;
 }
 
 int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::string& format) {
   if (format != "markdown" && format != "json" && format != "benchmark-action") {
-    throw InputError("unknown --format '" + format + "' for verdicts (markdown, json or benchmark-action)");
+    throw InputError("unknown --format '" + format +
+                     "' for verdicts (markdown, json or benchmark-action)");
   }
   if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("--alpha must lie between 0 and 1");
   if (!(o.min_effect_percent >= 0) || !(o.fail_slower_percent.value_or(0) >= 0)) {
@@ -169,7 +172,8 @@ int compare_command(const std::vector<std::string>& args) {
   if (!parse_results_command(
           args, description, "compare",
           "Usage: kbench compare CSV... --by gpu|device|run|plugin [options]\n"
-          "       kbench compare CSV... --baseline-run ID [--run ID] [--fail-slower PCT] [options]\n"
+          "       kbench compare CSV... --baseline-run ID [--run ID] [--fail-slower PCT] "
+          "[options]\n"
           "       kbench compare BASELINE.csv CANDIDATE.csv [--fail-slower PCT] [options]")) {
     return 0;
   }

@@ -1,7 +1,7 @@
 #include "comparison.hpp"
 
 #include "card_pool.hpp"
-#include "constant_keys.hpp"
+#include "key_columns.hpp"
 #include "input_error.hpp"
 #include "result_selection.hpp"
 

@@ -89,7 +89,8 @@ History history(const std::vector<ResultRow>& rows, const GateRequest& request) 
     for (std::size_t k = 0; k < runs.size(); ++k) result.runs[k].cases += c.median[k].has_value();
     result.cases.push_back(std::move(c));
   }
-  if (std::all_of(result.runs.begin(), result.runs.end(), [](const HistoryRun& r) { return r.cases == 0; })) {
+  if (std::all_of(result.runs.begin(), result.runs.end(),
+                  [](const HistoryRun& r) { return r.cases == 0; })) {
     throw InputError("no ok row with a median time: no history to draw");
   }
   for (const auto& f : found) {

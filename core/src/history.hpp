@@ -21,9 +21,11 @@ struct HistoryRun {
 };
 
 struct CaseHistory {
-  std::vector<std::string> key;               // one value per History::key_columns
-  std::vector<std::optional<double>> median;  // per run: the median of its repetitions' medians, us
-  std::vector<bool> slower;                   // per run: the gate failed it as slower than the run before
+  std::vector<std::string> key;  // one value per History::key_columns
+  // Per run: the median of its repetitions' medians (us), and whether the gate failed it as
+  // slower than in the run before.
+  std::vector<std::optional<double>> median;
+  std::vector<bool> slower;
 };
 
 struct Regression {

@@ -1,7 +1,7 @@
 #include "history_report.hpp"
 
 #include "comparison_format.hpp"
-#include "constant_keys.hpp"
+#include "key_columns.hpp"
 #include "family_report.hpp"
 #include "gnuplot.hpp"
 #include "input_error.hpp"
@@ -20,10 +20,6 @@
 namespace kb {
 namespace {
 
-std::size_t column(const std::vector<std::string>& columns, const char* name) {
-  return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
-}
-
 // "2026-11-21 23:59": where a run sits on the time axis.
 std::string tick_label(const HistoryRun& run) {
   std::string text = run.started_text.substr(0, 16);
@@ -41,7 +37,7 @@ std::vector<double> run_hours(const History& h) {
 LinePlot family_plot(const std::string& family, const History& h,
                      const std::vector<std::size_t>& cases) {
   const std::vector<double> x = run_hours(h);
-  const std::size_t plugin = column(h.key_columns, "plugin");
+  const std::size_t plugin = key_column(h.key_columns, "plugin");
   LinePlot plot;
   plot.name = "history_" + slug(family);
   plot.title = family + ": each case's median time per run, over its median across the runs";
@@ -49,9 +45,13 @@ LinePlot family_plot(const std::string& family, const History& h,
   plot.y_label = "time / the case's median over the runs";
   plot.log_x = false;
   plot.y_from_zero = false;
-  for (std::size_t k = 0; k < h.runs.size(); ++k) plot.x_ticks.emplace_back(x[k], tick_label(h.runs[k]));
+  for (std::size_t k = 0; k < h.runs.size(); ++k) {
+    plot.x_ticks.emplace_back(x[k], tick_label(h.runs[k]));
+  }
   std::vector<std::string> plugins;  // in order of first appearance: each one's colour
-  PlotSeries regressions{"slower (the gate failed it)", PlotSeries::Style::marked, {}, std::nullopt};
+  PlotSeries regressions;
+  regressions.title = "slower (the gate failed it)";
+  regressions.style = PlotSeries::Style::marked;
   for (std::size_t index : cases) {
     const CaseHistory& c = h.cases[index];
     std::vector<double> medians;
@@ -81,7 +81,7 @@ LinePlot family_plot(const std::string& family, const History& h,
 
 std::string regressions_table(const History& shown, const std::vector<Regression>& regressions) {
   if (regressions.empty()) return "No regression.\n";
-  const std::size_t family = column(shown.key_columns, "family");
+  const std::size_t family = key_column(shown.key_columns, "family");
   std::vector<std::string> header = {"run"};
   for (std::size_t i = 0; i < shown.key_columns.size(); ++i) {
     if (i != family) header.push_back(shown.key_columns[i]);
@@ -111,7 +111,7 @@ std::vector<std::string> write_history(const History& history, const GateRequest
   if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
   History shown = history;
   drop_constant_keys(shown.key_columns, shown.cases);
-  const std::size_t family = column(shown.key_columns, "family");
+  const std::size_t family = key_column(shown.key_columns, "family");
 
   std::map<std::size_t, std::size_t> regressions_per_run;
   for (const auto& r : shown.regressions) ++regressions_per_run[r.run];

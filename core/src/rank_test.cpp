@@ -21,7 +21,9 @@ std::vector<long> doubled_ranks(const std::vector<double>& a, const std::vector<
     std::size_t last = first;
     while (last + 1 < all.size() && all[last + 1].first == all[first].first) ++last;
     // Ranks first+1 .. last+1 share their mean.
-    for (std::size_t i = first; i <= last; ++i) ranks[all[i].second] = static_cast<long>(first + last + 2);
+    for (std::size_t i = first; i <= last; ++i) {
+      ranks[all[i].second] = static_cast<long>(first + last + 2);
+    }
     tie_sizes.push_back(static_cast<long>(last - first + 1));
     first = last + 1;
   }

@@ -1,7 +1,7 @@
 #include "regression_gate.hpp"
 
 #include "card_pool.hpp"
-#include "constant_keys.hpp"
+#include "key_columns.hpp"
 #include "gpu_model.hpp"
 #include "input_error.hpp"
 #include "natural_order.hpp"
@@ -30,7 +30,9 @@ RowsOfCase rows_of_cases(const std::vector<ResultRow>& rows, const std::vector<s
   RowsOfCase cases;
   for (std::size_t i = first; i < first + count; ++i) {
     Key key;
-    for (const auto& column : kKeyColumns) key.push_back(column == "gpu" ? gpus[i] : rows[i].get(column));
+    for (const auto& column : kKeyColumns) {
+      key.push_back(column == "gpu" ? gpus[i] : rows[i].get(column));
+    }
     cases[key].push_back(i);
   }
   return cases;
@@ -106,7 +108,8 @@ void judge_timed(CaseVerdict& v, const GateRequest& request) {
   } else {
     v.verdict = Verdict::unsure;
     v.reason = counts + " repetitions: within " +
-               std::to_string(static_cast<int>(kSingleRepetitionMargin)) + "x the rows' own noise (" +
+               std::to_string(static_cast<int>(kSingleRepetitionMargin)) +
+               "x the rows' own noise (" +
                (std::isfinite(bound) ? percent(bound) : std::string("unknown")) +
                "); run with --repetitions for a rank test";
   }
@@ -145,7 +148,8 @@ CaseVerdict judge(Key key, std::optional<CaseSide> base, std::optional<CaseSide>
   const double allowed = request.fail_slower.value_or(request.min_effect);
   if (v.verdict == Verdict::slower && *v.effect > allowed) {
     v.fails = true;
-    v.reason = "slower by " + percent(*v.effect) + ", more than the " + percent(allowed) + " allowed";
+    v.reason =
+        "slower by " + percent(*v.effect) + ", more than the " + percent(allowed) + " allowed";
   }
   return v;
 }

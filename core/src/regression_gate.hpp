@@ -62,8 +62,8 @@ struct CaseVerdict {
 struct Gate {
   GateRequest request;
   std::string baseline_label, candidate_label;  // what was compared: run ids or files
-  std::vector<std::string> key_columns;         // gpu, family, plugin, dtype, op, shape, block, cache
-  std::vector<CaseVerdict> cases;               // in natural order of their keys
+  std::vector<std::string> key_columns;  // gpu, family, plugin, dtype, op, shape, block, cache
+  std::vector<CaseVerdict> cases;        // in natural order of their keys
   bool passed() const;
 };
 

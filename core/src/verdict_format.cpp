@@ -1,6 +1,7 @@
 #include "verdict_format.hpp"
 
 #include "comparison_format.hpp"
+#include "key_columns.hpp"
 #include "markdown_table.hpp"
 
 #include <boost/property_tree/ptree.hpp>
@@ -26,8 +27,8 @@ int display_rank(const CaseVerdict& c) {
   constexpr std::array<Verdict, 9> order = {
       Verdict::broken, Verdict::missing, Verdict::slower, Verdict::unsure, Verdict::faster,
       Verdict::fixed,  Verdict::added,   Verdict::untimed, Verdict::same};
-  const int verdict = static_cast<int>(std::find(order.begin(), order.end(), c.verdict) - order.begin());
-  return (c.fails ? 0 : 100) + verdict;
+  const auto verdict = std::find(order.begin(), order.end(), c.verdict) - order.begin();
+  return (c.fails ? 0 : 100) + static_cast<int>(verdict);
 }
 
 std::string printf_text(const char* format, double value) {
@@ -38,14 +39,9 @@ std::string printf_text(const char* format, double value) {
 
 std::string percent(double fraction) { return printf_text("%.1f%%", 100 * fraction); }
 
-std::size_t column(const Gate& gate, const char* name) {
-  return static_cast<std::size_t>(
-      std::find(gate.key_columns.begin(), gate.key_columns.end(), name) - gate.key_columns.begin());
-}
-
 // "transpose/fast float32 1024x1024 32x8": the case without its family, which its plugin names.
 std::string case_name(const Gate& gate, const CaseVerdict& c) {
-  const std::size_t family = column(gate, "family");
+  const std::size_t family = key_column(gate.key_columns, "family");
   std::string name;
   for (std::size_t i = 0; i < c.key.size(); ++i) {
     if (i != family && !c.key[i].empty()) name += (name.empty() ? "" : " ") + c.key[i];
@@ -183,7 +179,7 @@ std::string verdicts_markdown(const Gate& full) {
 std::string verdicts_junit(const Gate& full) {
   namespace pt = boost::property_tree;
   const Gate gate = without_constant_keys(full);
-  const std::size_t family = column(gate, "family");
+  const std::size_t family = key_column(gate.key_columns, "family");
   std::map<std::string, std::vector<const CaseVerdict*>> by_family;
   std::size_t failures = 0;
   for (const auto& c : gate.cases) {
@@ -199,8 +195,8 @@ std::string verdicts_junit(const Gate& full) {
     pt::ptree suite;
     suite.put("<xmlattr>.name", name);
     suite.put("<xmlattr>.tests", cases.size());
-    suite.put("<xmlattr>.failures",
-              std::count_if(cases.begin(), cases.end(), [](const CaseVerdict* c) { return c->fails; }));
+    suite.put("<xmlattr>.failures", std::count_if(cases.begin(), cases.end(),
+                                                  [](const CaseVerdict* c) { return c->fails; }));
     for (const CaseVerdict* c : cases) {
       pt::ptree test;
       test.put("<xmlattr>.classname", name);

@@ -24,7 +24,8 @@ std::string verdicts_json(const Gate& gate);
 // range its repetitions span, and its verdict in `extra`.
 std::string verdicts_benchmark_action(const Gate& gate);
 
-// "+10.0%": a change in time (+ = slower), and "0.0079": a p-value, as every verdict table says them.
+// "+10.0%": a change in time (+ = slower), and "0.0079": a p-value, as every table of verdicts
+// writes them.
 std::string format_change(double effect);
 std::string format_p(double p);
 

@@ -18,9 +18,14 @@ namespace {
 constexpr std::uint32_t kMultiplier = 1664525u, kIncrement = 1013904223u;  // Numerical Recipes
 constexpr unsigned kBlocks = 1024, kThreads = 256;
 
+// Thread i's first value.
+__host__ __device__ std::uint32_t start_of(std::uint32_t seed, unsigned i) {
+  return seed ^ (i * 0x9E3779B9u);
+}
+
 __global__ void lcg_chain(std::uint32_t* out, std::uint32_t seed, long long steps) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  std::uint32_t x = seed ^ (i * 0x9E3779B9u);
+  std::uint32_t x = start_of(seed, i);
   for (long long s = 0; s < steps; ++s) x = x * kMultiplier + kIncrement;
   out[i] = x;
 }
@@ -46,7 +51,8 @@ long long slowed(long long steps) {
   char* end = nullptr;
   const double factor = std::strtod(knob, &end);
   if (*end != '\0' || !(factor > 0 && factor < 1000)) {
-    throw std::invalid_argument(std::string("KBT_SLOWDOWN='") + knob + "' is not a factor in (0, 1000)");
+    throw std::invalid_argument(std::string("KBT_SLOWDOWN='") + knob +
+                                "' is not a factor in (0, 1000)");
   }
   return std::llround(static_cast<double>(steps) * factor);
 }
@@ -55,13 +61,17 @@ template <typename T>
 class Problem {
  public:
   Problem(const kb_case& c, kb_device_kind where, kb_work& work)
-      : steps(slowed(c.shape[0])), seed(static_cast<std::uint32_t>(c.seed)), out(where, kBlocks * kThreads) {
+      : steps(slowed(c.shape[0])),
+        seed(static_cast<std::uint32_t>(c.seed)),
+        out(where, kBlocks * kThreads) {
     work.bytes = 4.0 * kBlocks * kThreads;
   }
   void poison(cudaStream_t stream) { out.poison(stream); }
   kb_verification verify() const {
     kb::HostVector<std::uint32_t> expected(kBlocks * kThreads);
-    for (unsigned i = 0; i < expected.size(); ++i) expected[i] = jump_ahead(seed ^ (i * 0x9E3779B9u), steps);
+    for (unsigned i = 0; i < expected.size(); ++i) {
+      expected[i] = jump_ahead(start_of(seed, i), steps);
+    }
     const auto got = out.download();
     return kb::compare_exact(got.data(), expected.data(), expected.size());
   }

@@ -48,6 +48,16 @@ inline std::vector<kb::ResultRow> night_rows(const std::string& run, const Night
   return rows;
 }
 
+// Five repetitions whose medians spread by 0.3% around 100 us, as a steady kernel's do.
+inline const std::vector<double> kSteadyFive = {100.0, 100.3, 99.8, 100.1, 99.9};
+
+inline NightCase shaped(const std::string& shape, std::vector<double> medians) {
+  NightCase c;
+  c.shape = shape;
+  c.medians = std::move(medians);
+  return c;
+}
+
 // `medians` scaled by `factor`: the same run, slower (> 1) or faster.
 inline std::vector<double> scaled(std::vector<double> medians, double factor) {
   for (auto& m : medians) m *= factor;

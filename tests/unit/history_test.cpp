@@ -5,31 +5,20 @@
 
 #include "history.hpp"
 #include "input_error.hpp"
+#include "key_columns.hpp"
 #include "results_store.hpp"
 
-#include <boost/filesystem.hpp>
-
 #include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace kb {
 namespace {
 
+using kbtest::kSteadyFive;
 using kbtest::NightCase;
 using kbtest::night_rows;
+using kbtest::read_file;
 using kbtest::scaled;
-namespace fs = boost::filesystem;
-
-const std::vector<double> kFive = {100.0, 100.3, 99.8, 100.1, 99.9};
-
-NightCase shaped(const std::string& shape, std::vector<double> medians) {
-  NightCase c;
-  c.shape = shape;
-  c.medians = std::move(medians);
-  return c;
-}
+using kbtest::shaped;
 
 // Four nights, one a day; case 2048 gets 10% slower on the third and stays so. The run ids sort
 // against the order they ran in, which the history must follow.
@@ -38,17 +27,14 @@ std::vector<ResultRow> four_nights() {
   std::vector<ResultRow> rows;
   for (int night = 0; night < 4; ++night) {
     const std::string stamp = "2026-11-1" + std::to_string(night) + "T02:00:00Z";
-    for (const auto& c : {shaped("1024", kFive), shaped("2048", scaled(kFive, night >= 2 ? 4.4 : 4))}) {
+    const double slowdown = night >= 2 ? 4.4 : 4;
+    for (const auto& c :
+         {shaped("1024", kSteadyFive), shaped("2048", scaled(kSteadyFive, slowdown))}) {
       const auto more = night_rows(ids[night], c, stamp);
       rows.insert(rows.end(), more.begin(), more.end());
     }
   }
   return rows;
-}
-
-std::size_t shape_column(const History& h) {
-  return static_cast<std::size_t>(std::find(h.key_columns.begin(), h.key_columns.end(), "shape") -
-                                  h.key_columns.begin());
 }
 
 TEST(History, RunsInTheOrderTheyRanWithEachCasesMedianAndTheRegression) {
@@ -59,7 +45,7 @@ TEST(History, RunsInTheOrderTheyRanWithEachCasesMedianAndTheRegression) {
   EXPECT_EQ(h.runs[2].started_text, "2026-11-12T02:00:00Z");
   EXPECT_EQ(h.runs[1].started - h.runs[0].started, 24 * 3600);
   ASSERT_EQ(h.cases.size(), 2u);
-  const std::size_t shape = shape_column(h);
+  const std::size_t shape = key_column(h.key_columns, "shape");
   EXPECT_EQ(h.cases[0].key[shape], "1024");
   const CaseHistory& slowed = h.cases[1];
   EXPECT_EQ(slowed.key[shape], "2048");
@@ -87,7 +73,7 @@ TEST(History, ACaseMissingFromARunHasNoMedianThere) {
 }
 
 TEST(History, OneRunIsAHistoryOfOnePoint) {
-  const auto rows = night_rows("only", shaped("1024", kFive));
+  const auto rows = night_rows("only", shaped("1024", kSteadyFive));
   const History h = history(rows, {});
   ASSERT_EQ(h.runs.size(), 1u);
   EXPECT_DOUBLE_EQ(*h.cases.at(0).median[0], 100);
@@ -100,24 +86,16 @@ TEST(History, NoMedianAtAllIsAnInputError) {
   EXPECT_THROW(history(night_rows("n1", crashed), {}), InputError);
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
-  const fs::path folder = fs::temp_directory_path() / fs::unique_path("kbench-history-%%%%-%%%%");
-  fs::create_directories(folder);
+  const kbtest::TempFolder folder;
   {
-    ResultsStore store((folder / "nights.csv").string());
+    ResultsStore store(folder.file("nights.csv"));
     for (const auto& row : four_nights()) store.append(row);
   }
-  const auto run = kbtest::kbench({"report", (folder / "nights.csv").string(), "--history", "-o",
-                                   (folder / "out").string()});
+  const auto run =
+      kbtest::kbench({"report", folder.file("nights.csv"), "--history", "-o", folder.file("out")});
   ASSERT_EQ(run.exit_code, 0) << run.output;
-  const std::string page = read_file(folder / "out" / "history.md");
+  const std::string page = read_file(folder.file("out/history.md"));
   EXPECT_EQ(page, R"(# Nightly history
 
 4 runs of 2 cases, oldest first. A line of a plot is one case: its median time in each run (the median of its repetitions' medians, the cards of a GPU model pooled) over its median across the runs, so that every case of a family shares one axis; the lines of one plugin share its colour. A red point is a regression: the gate (`kbench compare`, each run against the one before) failed the case as slower (at least 1.0% slower with p < 0.05).
@@ -138,14 +116,14 @@ TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
 | delta | transpose/fast | float32 | 2048  | -     |     400.0 |    440.0 | +10.0% | 0.0079 |
 )");
   // The plot: a line per case over the four days (x in hours), the regression a marked point.
-  const std::string script = read_file(folder / "out" / "history_transpose.gp");
+  const std::string script = read_file(folder.file("out/history_transpose.gp"));
   EXPECT_NE(script.find("\"2026-11-12 02:00\" 48"), std::string::npos) << script;
-  EXPECT_NE(script.find("with points pt 7 ps 2 lc rgb '#d62728' title \"slower (the gate failed it)\""),
+  EXPECT_NE(script.find("with points pt 7 ps 2 lc rgb '#d62728' title "
+                        "\"slower (the gate failed it)\""),
             std::string::npos)
       << script;
-  const std::string data = read_file(folder / "out" / "history_transpose.dat");
+  const std::string data = read_file(folder.file("out/history_transpose.dat"));
   EXPECT_NE(data.find("48\t1.04762"), std::string::npos) << data;  // 440 over the median 420
-  fs::remove_all(folder);
 }
 
 }  // namespace

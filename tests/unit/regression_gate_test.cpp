@@ -3,6 +3,7 @@
 #include "support/night_rows.hpp"
 
 #include "input_error.hpp"
+#include "key_columns.hpp"
 #include "regression_gate.hpp"
 
 #include <gtest/gtest.h>
@@ -10,12 +11,11 @@
 namespace kb {
 namespace {
 
+const std::vector<double>& kFive = kbtest::kSteadyFive;
 using kbtest::NightCase;
 using kbtest::night_rows;
 using kbtest::scaled;
-
-// Five repetitions whose medians spread by 0.3% around 100 us, as a steady kernel's do.
-const std::vector<double> kFive = {100.0, 100.3, 99.8, 100.1, 99.9};
+using kbtest::shaped;
 
 std::vector<ResultRow> rows_of(const std::string& run, const std::vector<NightCase>& cases) {
   std::vector<ResultRow> rows;
@@ -26,15 +26,8 @@ std::vector<ResultRow> rows_of(const std::string& run, const std::vector<NightCa
   return rows;
 }
 
-NightCase shaped(const std::string& shape, std::vector<double> medians) {
-  NightCase c;
-  c.shape = shape;
-  c.medians = std::move(medians);
-  return c;
-}
-
 const CaseVerdict& verdict_of(const Gate& g, const std::string& shape) {
-  const auto at = std::find(g.key_columns.begin(), g.key_columns.end(), "shape") - g.key_columns.begin();
+  const std::size_t at = key_column(g.key_columns, "shape");
   for (const auto& c : g.cases) {
     if (c.key[at] == shape) return c;
   }
@@ -43,7 +36,8 @@ const CaseVerdict& verdict_of(const Gate& g, const std::string& shape) {
 
 TEST(RegressionGate, IdenticalRunsAreSameAndPass) {
   const auto night = rows_of("a", {shaped("1024", kFive), shaped("2048", scaled(kFive, 4))});
-  const Gate g = gate(night, rows_of("b", {shaped("1024", kFive), shaped("2048", scaled(kFive, 4))}), {});
+  const Gate g =
+      gate(night, rows_of("b", {shaped("1024", kFive), shaped("2048", scaled(kFive, 4))}), {});
   ASSERT_EQ(g.cases.size(), 2u);
   for (const auto& c : g.cases) {
     EXPECT_EQ(c.verdict, Verdict::same);
@@ -56,7 +50,8 @@ TEST(RegressionGate, IdenticalRunsAreSameAndPass) {
 
 TEST(RegressionGate, TenPercentSlowerWithRepetitionsFails) {
   const Gate g = gate(rows_of("a", {shaped("1024", kFive), shaped("2048", kFive)}),
-                      rows_of("b", {shaped("1024", scaled(kFive, 1.10)), shaped("2048", kFive)}), {});
+                      rows_of("b", {shaped("1024", scaled(kFive, 1.10)), shaped("2048", kFive)}),
+                      {});
   const CaseVerdict& slow = verdict_of(g, "1024");
   EXPECT_EQ(slow.verdict, Verdict::slower);
   EXPECT_TRUE(slow.fails);
@@ -113,7 +108,8 @@ TEST(RegressionGate, FailSlowerSetsHowMuchSlowerFails) {
 TEST(RegressionGate, OneRepetitionFallsBackOnTheRowsNoiseAndSaysUnsureMoreReadily) {
   // Noise 0.3% on each side: a difference must exceed 3 x 0.6% = 1.8% to count.
   const Gate g = gate(rows_of("a", {shaped("1", {100}), shaped("2", {100}), shaped("3", {100})}),
-                      rows_of("b", {shaped("1", {110}), shaped("2", {101.5}), shaped("3", {100.5})}),
+                      rows_of("b", {shaped("1", {110}), shaped("2", {101.5}),
+                                    shaped("3", {100.5})}),
                       {});
   EXPECT_EQ(verdict_of(g, "1").verdict, Verdict::slower);
   EXPECT_TRUE(verdict_of(g, "1").fails);
@@ -139,8 +135,8 @@ TEST(RegressionGate, AnOkCaseNowCrashedFailsWithItsMessage) {
   EXPECT_EQ(gate(rows_of("a", {crashed}), rows_of("b", {crashed}), {}).cases.at(0).verdict,
             Verdict::untimed);
   EXPECT_TRUE(gate(rows_of("a", {crashed}), rows_of("b", {crashed}), {}).passed());
-  EXPECT_EQ(gate(rows_of("a", {crashed}), rows_of("b", {shaped("1024", kFive)}), {}).cases.at(0).verdict,
-            Verdict::fixed);
+  const Gate fixed = gate(rows_of("a", {crashed}), rows_of("b", {shaped("1024", kFive)}), {});
+  EXPECT_EQ(fixed.cases.at(0).verdict, Verdict::fixed);
 }
 
 TEST(RegressionGate, OneFailedRepetitionBreaksAnOkCase) {

@@ -203,6 +203,15 @@ TEST(RunCommand, RepetitionsAreWholePassesOverThePlanEachInAFreshWorker) {
       << run.output;
 }
 
+// "repetition:shape" of every row of the file.
+std::multiset<std::string> repetitions_and_shapes(const std::string& csv) {
+  std::multiset<std::string> cases;
+  for (const auto& row : kb::read_results(csv)) {
+    cases.insert(row.get("repetition") + ":" + row.get("shape"));
+  }
+  return cases;
+}
+
 TEST(RunCommand, ResumeCountsEachRepetitionAsItsOwnCase) {
   const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-reps-%%%%.csv");
   const std::vector<std::string> args = {"run", "--plugin", "transpose/cpu", "--sizes", "8,16",
@@ -215,12 +224,8 @@ TEST(RunCommand, ResumeCountsEachRepetitionAsItsOwnCase) {
   more.insert(more.end(), {"--repetitions", "3", "--resume"});
   const auto resumed = kbench(more, csv.string());
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-  std::multiset<std::string> cases;
-  for (const auto& row : kb::read_results(csv.string())) {
-    cases.insert(row.get("repetition") + ":" + row.get("shape"));
-  }
-  EXPECT_EQ(cases, (std::multiset<std::string>{"0:8x8", "0:16x16", "1:8x8", "1:16x16", "2:8x8",
-                                               "2:16x16"}));
+  EXPECT_EQ(repetitions_and_shapes(csv.string()),
+            (std::multiset<std::string>{"0:8x8", "0:16x16", "1:8x8", "1:16x16", "2:8x8", "2:16x16"}));
   fs::remove(csv);
 }
 
@@ -233,12 +238,9 @@ TEST(RunCommand, ShardsWithRepetitionsHoldEveryCaseOncePerRepetition) {
                             csv.string());
     ASSERT_EQ(run.exit_code, 0) << run.output;
   }
-  std::multiset<std::string> cases;
-  for (const auto& row : kb::read_results(csv.string())) {
-    cases.insert(row.get("repetition") + ":" + row.get("shape"));
-  }
-  EXPECT_EQ(cases, (std::multiset<std::string>{"0:8x8", "0:16x16", "0:24x24", "1:8x8", "1:16x16",
-                                               "1:24x24"}));
+  EXPECT_EQ(repetitions_and_shapes(csv.string()),
+            (std::multiset<std::string>{"0:8x8", "0:16x16", "0:24x24", "1:8x8", "1:16x16",
+                                        "1:24x24"}));
   fs::remove(csv);
 }
 

@@ -6,29 +6,19 @@
 
 #include "results_store.hpp"
 
-#include <boost/filesystem.hpp>
-
 #include <gtest/gtest.h>
-
-#include <fstream>
-#include <sstream>
 
 namespace {
 
 using kbtest::kbench;
+using kbtest::kSteadyFive;
 using kbtest::NightCase;
 using kbtest::night_rows;
+using kbtest::read_file;
 using kbtest::scaled;
-namespace fs = boost::filesystem;
+using kbtest::shaped;
 
-const std::vector<double> kFive = {100.0, 100.3, 99.8, 100.1, 99.9};
-
-NightCase shaped(const std::string& shape, std::vector<double> medians) {
-  NightCase c;
-  c.shape = shape;
-  c.medians = std::move(medians);
-  return c;
-}
+NightCase steady(const std::string& shape) { return shaped(shape, kSteadyFive); }
 
 NightCase crashed(const std::string& shape) {
   NightCase c = shaped(shape, {});
@@ -37,39 +27,25 @@ NightCase crashed(const std::string& shape) {
   return c;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 class Verdicts : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-verdicts-%%%%-%%%%");
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   // A results file holding these cases of this run (appended when it exists).
   std::string night(const std::string& file, const std::string& run,
                     const std::vector<NightCase>& cases) {
-    const std::string path = (folder_ / file).string();
-    kb::ResultsStore store(path);
+    kb::ResultsStore store(path(file));
     for (const auto& c : cases) {
       for (const auto& row : night_rows(run, c)) store.append(row);
     }
-    return path;
+    return path(file);
   }
-  std::string path(const std::string& file) const { return (folder_ / file).string(); }
+  std::string path(const std::string& file) const { return folder_.file(file); }
 
-  fs::path folder_;
+  kbtest::TempFolder folder_;
 };
 
 TEST_F(Verdicts, IdenticalRunsPass) {
-  const auto base = night("base.csv", "n1", {shaped("1024", kFive), shaped("2048", kFive)});
-  const auto cand = night("cand.csv", "n2", {shaped("1024", kFive), shaped("2048", kFive)});
+  const auto base = night("base.csv", "n1", {steady("1024"), steady("2048")});
+  const auto cand = night("cand.csv", "n2", {steady("1024"), steady("2048")});
   const auto run = kbench({"compare", base, cand});
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("PASS: none of 2 cases fails the gate. Verdicts: 2 same."),
@@ -89,7 +65,7 @@ TEST_F(Verdicts, OneCaseTenPercentSlowerFailsAndIsNamedInStdoutAndJunit) {
                             "       100.0 |        110.0 | +10.0% |"),
             std::string::npos)
       << run.output;
-  const std::string junit = read_file(folder_ / "verdicts.xml");
+  const std::string junit = read_file(path("verdicts.xml"));
   EXPECT_NE(junit.find("<testcase classname=\"transpose\" name=\"transpose/fast float32 1024 -\">\n"
                        "      <failure type=\"slower\" message=\"slower by 10.0%, more than the "
                        "1.0% allowed\">"),
@@ -99,15 +75,15 @@ TEST_F(Verdicts, OneCaseTenPercentSlowerFailsAndIsNamedInStdoutAndJunit) {
 }
 
 TEST_F(Verdicts, TenPercentFasterPasses) {
-  const auto base = night("base.csv", "n1", {shaped("1024", kFive)});
-  const auto cand = night("cand.csv", "n2", {shaped("1024", scaled(kFive, 1 / 1.1))});
+  const auto base = night("base.csv", "n1", {steady("1024")});
+  const auto cand = night("cand.csv", "n2", {shaped("1024", scaled(kSteadyFive, 1 / 1.1))});
   const auto run = kbench({"compare", base, cand});
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("| faster  |"), std::string::npos) << run.output;
 }
 
 TEST_F(Verdicts, AnOkCaseNowCrashedFails) {
-  const auto base = night("base.csv", "n1", {shaped("1024", kFive)});
+  const auto base = night("base.csv", "n1", {steady("1024")});
   const auto cand = night("cand.csv", "n2", {crashed("1024")});
   const auto run = kbench({"compare", base, cand});
   EXPECT_EQ(run.exit_code, 1) << run.output;
@@ -116,8 +92,8 @@ TEST_F(Verdicts, AnOkCaseNowCrashedFails) {
 }
 
 TEST_F(Verdicts, AMissingCaseIsListedAndFails) {
-  const auto base = night("base.csv", "n1", {shaped("1024", kFive), shaped("2048", kFive)});
-  const auto cand = night("cand.csv", "n2", {shaped("1024", kFive)});
+  const auto base = night("base.csv", "n1", {steady("1024"), steady("2048")});
+  const auto cand = night("cand.csv", "n2", {steady("1024")});
   const auto run = kbench({"compare", base, cand});
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("| **missing** | transpose | transpose/fast | float32 | 2048  |"),
@@ -126,9 +102,9 @@ TEST_F(Verdicts, AMissingCaseIsListedAndFails) {
 }
 
 TEST_F(Verdicts, BaselineRunAgainstTheOtherRunsOfOneFile) {
-  night("nights.csv", "n1", {shaped("1024", kFive)});
-  night("nights.csv", "n2", {shaped("1024", scaled(kFive, 1.1))});
-  const auto nights = night("nights.csv", "n3", {shaped("1024", kFive)});
+  night("nights.csv", "n1", {steady("1024")});
+  night("nights.csv", "n2", {shaped("1024", scaled(kSteadyFive, 1.1))});
+  const auto nights = night("nights.csv", "n3", {steady("1024")});
   EXPECT_EQ(kbench({"compare", nights, "--baseline-run", "n1", "--run", "n2"}).exit_code, 1);
   EXPECT_EQ(kbench({"compare", nights, "--baseline-run", "n1", "--run", "n3"}).exit_code, 0);
   // Every run but the baseline: n2 and n3 pooled, 10 repetitions against 5.
@@ -140,7 +116,7 @@ TEST_F(Verdicts, BaselineRunAgainstTheOtherRunsOfOneFile) {
 }
 
 TEST_F(Verdicts, BadInputIsOneClearLine) {
-  const auto nights = night("nights.csv", "n1", {shaped("1024", kFive)});
+  const auto nights = night("nights.csv", "n1", {steady("1024")});
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{nights}, "verdicts need --baseline-run ID, or two CSV files"},
       {{nights, "--baseline-run", "n9"}, "no run 'n9' in the files; their runs: n1"},
@@ -157,23 +133,33 @@ TEST_F(Verdicts, BadInputIsOneClearLine) {
     all.insert(all.end(), args.begin(), args.end());
     const auto run = kbench(all);
     EXPECT_EQ(run.exit_code, 2) << run.output;
-    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
     EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
   }
 }
 
 // --- Output tests: each format of one gate, whole --------------------------------------------
 
+// 1024 10% slower, 2048 the same, 4096 crashed now, 8192 missing.
 class VerdictOutput : public Verdicts {
  protected:
   void SetUp() override {
-    Verdicts::SetUp();
     base_ = night("base.csv", "n1",
-                  {shaped("1024", kFive), shaped("2048", scaled(kFive, 4)), shaped("4096", kFive),
-                   shaped("8192", kFive)});
+                  {steady("1024"), shaped("2048", scaled(kSteadyFive, 4)),
+                   shaped("4096", kSteadyFive), shaped("8192", kSteadyFive)});
     cand_ = night("cand.csv", "n2",
-                  {shaped("1024", scaled(kFive, 1.1)), shaped("2048", scaled(kFive, 4)),
-                   crashed("4096")});
+                  {shaped("1024", scaled(kSteadyFive, 1.1)),
+                   shaped("2048", scaled(kSteadyFive, 4)), crashed("4096")});
+  }
+  // The text with the files' temporary paths named BASE and CAND.
+  std::string named(std::string text) const {
+    const std::pair<std::string, std::string> names[] = {{base_, "BASE"}, {cand_, "CAND"}};
+    for (const auto& [path, name] : names) {
+      for (auto at = text.find(path); at != std::string::npos; at = text.find(path)) {
+        text.replace(at, path.size(), name);
+      }
+    }
+    return text;
   }
   std::string base_, cand_;
 };
@@ -333,13 +319,7 @@ TEST_F(VerdictOutput, Json) {
   ]
 }
 )";
-  std::string output = run.output;
-  for (const auto& [path, name] : {std::pair<std::string, std::string>{base_, "BASE"}, {cand_, "CAND"}}) {
-    for (auto at = output.find(path); at != std::string::npos; at = output.find(path)) {
-      output.replace(at, path.size(), name);
-    }
-  }
-  EXPECT_EQ(output, expected);
+  EXPECT_EQ(named(run.output), expected);
 }
 
 TEST_F(VerdictOutput, Junit) {
@@ -364,13 +344,7 @@ TEST_F(VerdictOutput, Junit) {
   </testsuite>
 </testsuites>
 )";
-  std::string junit = read_file(folder_ / "verdicts.xml");
-  for (const auto& [path, name] : {std::pair<std::string, std::string>{base_, "BASE"}, {cand_, "CAND"}}) {
-    for (auto at = junit.find(path); at != std::string::npos; at = junit.find(path)) {
-      junit.replace(at, path.size(), name);
-    }
-  }
-  EXPECT_EQ(junit, expected);
+  EXPECT_EQ(named(read_file(path("verdicts.xml"))), expected);
 }
 
 TEST_F(VerdictOutput, BenchmarkAction) {

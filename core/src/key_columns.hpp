@@ -1,5 +1,7 @@
-// The key columns that tell cases apart only sometimes (the GPU, the op, the cache state) are
-// printed only where they do: a table whose every case ran on one GPU does not repeat its name.
+// The key columns of a table of cases (gpu, family, plugin, dtype, op, shape, block, cache): where
+// one is, and which to print. Those that tell cases apart only sometimes (the GPU, the op, the
+// cache state) are printed only where they do: a table whose every case ran on one GPU does not
+// repeat its name.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +10,12 @@
 #include <vector>
 
 namespace kb {
+
+// The index of `name` among the key columns; key_columns.size() when absent.
+inline std::size_t key_column(const std::vector<std::string>& key_columns, const char* name) {
+  return static_cast<std::size_t>(std::find(key_columns.begin(), key_columns.end(), name) -
+                                  key_columns.begin());
+}
 
 // Drops those of the optional key columns that hold one value in every row; `Row` has a `key`
 // with one value per key column.
