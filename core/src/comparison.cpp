@@ -222,9 +222,9 @@ PivotTable without_constant_keys(PivotTable table) {
 }
 
 std::size_t key_index(const PivotTable& table, const std::string& column) {
-  const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), column);
-  if (at == table.key_columns.end()) throw std::logic_error("no key column '" + column + "'");
-  return static_cast<std::size_t>(at - table.key_columns.begin());
+  const std::size_t at = key_column(table.key_columns, column.c_str());
+  if (at == table.key_columns.size()) throw std::logic_error("no key column '" + column + "'");
+  return at;
 }
 
 Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest& request) {
