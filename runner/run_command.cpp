@@ -48,18 +48,24 @@ volatile sig_atomic_t g_worker_pids[kMaxLanes] = {};
 // What a second signal prints before the parent ends at once: set before the lanes start.
 const char* volatile g_last_words = "kbench: interrupted twice; stopped at once\n";
 
-// First SIGINT/SIGTERM/SIGHUP: finish the cases in flight, then stop. Second: stop now, the
-// cases in flight abandoned without a row (every row already written is whole, so the CSV stays
-// valid and --resume runs them again).
-void on_interrupt(int) {
+void abandon_cases_in_flight() {
+  for (int lane = 0; lane < kMaxLanes; ++lane) {
+    if (g_worker_pids[lane] > 0) kill(g_worker_pids[lane], SIGKILL);
+  }
+}
+
+// SIGINT (a person at the terminal): finish the cases in flight, then stop. SIGTERM and SIGHUP
+// (timeout(1), a scheduler's time limit, a closed session: the process has seconds, not a case's
+// minutes): abandon the cases in flight at once and stop. An abandoned case gets no row, so
+// --resume runs it again; every row already written is whole. A second signal: stop now.
+void on_interrupt(int sig) {
   if (++g_interrupts >= 2) {
-    for (int lane = 0; lane < kMaxLanes; ++lane) {
-      if (g_worker_pids[lane] > 0) kill(g_worker_pids[lane], SIGKILL);
-    }
+    abandon_cases_in_flight();
     const char* words = g_last_words;
     [[maybe_unused]] const ssize_t written = ::write(2, words, std::strlen(words));
     _exit(kExitInterrupted);
   }
+  if (sig != SIGINT) abandon_cases_in_flight();
 }
 
 std::vector<int> parse_devices(const std::string& text, int available) {

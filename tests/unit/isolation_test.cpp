@@ -189,6 +189,26 @@ TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCom
 
 INSTANTIATE_TEST_SUITE_P(TermHupInt, GroupSignal, ::testing::Values(SIGTERM, SIGHUP, SIGINT));
 
+// A scheduler's SIGTERM gives the job seconds: a case that would run for minutes is abandoned at
+// once, without a row, and --resume runs it again.
+TEST_F(Interruption, SigtermAbandonsALongCaseAtOnceWithoutARow) {
+  args_ = {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/launch_hang",
+           "--sizes", "100,200", "--dtypes", "int32", "--case-timeout", "120", "--output", csv_,
+           "--run-id", "night-1"};
+  const std::string log = (folder_ / "log").string();
+  const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the first case is hanging
+  const auto sent = std::chrono::steady_clock::now();
+  kill(-pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - sent, std::chrono::seconds(10));
+  ASSERT_TRUE(WIFEXITED(status)) << "the parent died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  EXPECT_EQ(rows_in(csv_), 0u);
+  EXPECT_NE(text_of(log).find(" --resume\n"), std::string::npos) << text_of(log);
+}
+
 TEST_F(Interruption, ASecondSignalStopsAtOnceAbandoningTheCaseAndSaysHowToResume) {
   // Cases that take 2 s each: the second signal does not wait for one to end.
   args_ = {"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good",
@@ -202,9 +222,9 @@ TEST_F(Interruption, ASecondSignalStopsAtOnceAbandoningTheCaseAndSaysHowToResume
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const auto start = std::chrono::steady_clock::now();
-  kill(-pid, SIGTERM);
+  kill(-pid, SIGINT);  // the first would let the case finish (SIGTERM abandons it at once)
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  kill(-pid, SIGTERM);
+  kill(-pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.5);
