@@ -3,8 +3,6 @@
 // (scripts/gpu-check.sh gate measures both over more cases.)
 #include "support/kbench_process.hpp"
 
-#include <boost/filesystem.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -13,7 +11,6 @@
 namespace {
 
 using kbtest::kbench;
-namespace fs = boost::filesystem;
 
 std::vector<std::string> slowdown_run(const std::string& sizes, const std::string& run_id,
                                       const std::string& repetitions) {
@@ -37,11 +34,8 @@ kbtest::Run slowed(const std::vector<std::string>& args, const std::string& csv,
 
 class SlowdownGpu : public ::testing::Test {
  protected:
-  void SetUp() override {
-    csv_ = (fs::temp_directory_path() / fs::unique_path("kbench-slowdown-%%%%.csv")).string();
-  }
-  void TearDown() override { fs::remove(csv_); }
-  std::string csv_;
+  kbtest::TempFolder folder_;
+  const std::string csv_ = folder_.file("slowdown.csv");
 };
 
 TEST_F(SlowdownGpu, TimeScalesWithTheKnob) {
