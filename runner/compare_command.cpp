@@ -1,39 +1,191 @@
-// `kbench compare`: the medians of the same cases side by side across GPUs, runs or plugins.
+// `kbench compare`: with --by, the medians of the same cases side by side across GPUs, runs or
+// plugins; without it, a verdict for every case of a candidate run against a baseline run, and an
+// exit code a nightly job can stop on.
 #include "commands.hpp"
 
 #include "comparison.hpp"
 #include "comparison_format.hpp"
 #include "input_error.hpp"
 #include "options.hpp"
+#include "regression_gate.hpp"
 #include "result_selection.hpp"
+#include "verdict_format.hpp"
 
+#include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 
 namespace kb {
+namespace {
+
+struct VerdictOptions {
+  std::string baseline_run, run, junit;
+  double min_effect_percent = 1, alpha = 0.05;
+  std::optional<double> fail_slower_percent;
+  // Whether any of them was given (a default given explicitly passes unseen): they mean nothing
+  // to a pivot.
+  bool given() const {
+    return !baseline_run.empty() || !run.empty() || !junit.empty() || fail_slower_percent ||
+           min_effect_percent != 1 || alpha != 0.05;
+  }
+};
+
+po::options_description verdict_options(VerdictOptions& o) {
+  po::options_description d("Verdicts (without --by)");
+  d.add_options()
+      ("baseline-run", po::value(&o.baseline_run),
+       "the run the others are held against (without it: two CSV files, the baseline first)")
+      ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)")
+      ("fail-slower",
+       po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
+       "exit 1 when a case is slower, with confidence, by more than PCT percent (default: "
+       "--min-effect); a case no longer ok, or missing, always fails")
+      ("min-effect", po::value(&o.min_effect_percent)->default_value(o.min_effect_percent),
+       "a smaller change, in percent, is 'same' however significant")
+      ("alpha", po::value(&o.alpha)->default_value(o.alpha), "significance of the rank test")
+      ("junit", po::value(&o.junit), "also write the verdicts as JUnit XML to this file");
+  return d;
+}
+
+std::string list_runs(const std::set<std::string>& runs) {
+  std::string text;
+  for (const auto& run : runs) text += (text.empty() ? "" : ", ") + run;
+  return text;
+}
+
+struct Sides {
+  std::vector<ResultRow> baseline, candidate;
+  std::string baseline_label, candidate_label;
+};
+
+// --baseline-run: that run's rows against --run's, or every other run's. Otherwise two files.
+Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
+  if (selection.files.empty()) throw InputError("name the results CSV files to compare");
+  Sides sides;
+  std::vector<std::vector<ResultRow>> files;
+  std::vector<ResultRow> all;
+  for (const auto& file : selection.files) {
+    files.push_back(read_results_files({file}));
+    all.insert(all.end(), files.back().begin(), files.back().end());
+  }
+  select_rows(all, selection.families, selection.plugin_globs);  // an unknown filter is an error
+  const auto keep = [&](const ResultRow& row) {
+    return row_selected(row, selection.families, selection.plugin_globs);
+  };
+  std::set<std::string> candidate_runs;
+  if (!o.baseline_run.empty()) {
+    std::set<std::string> runs;
+    for (const auto& row : all) {
+      runs.insert(row.get("run_id"));
+      if (!keep(row)) continue;
+      if (row.get("run_id") == o.baseline_run) {
+        sides.baseline.push_back(row);
+      } else if (o.run.empty() || row.get("run_id") == o.run) {
+        sides.candidate.push_back(row);
+        candidate_runs.insert(row.get("run_id"));
+      }
+    }
+    for (const auto& wanted : {o.baseline_run, o.run}) {
+      if (!wanted.empty() && !runs.count(wanted)) {
+        throw InputError("no run '" + wanted + "' in the files; their runs: " + list_runs(runs));
+      }
+    }
+    sides.baseline_label = "run " + o.baseline_run;
+  } else {
+    if (files.size() != 2) {
+      throw InputError("verdicts need --baseline-run ID, or two CSV files (the baseline first); "
+                       "--by gpu|device|run|plugin pivots instead");
+    }
+    for (const auto& row : files[0]) {
+      if (keep(row)) sides.baseline.push_back(row);
+    }
+    for (const auto& row : files[1]) {
+      if (!keep(row) || (!o.run.empty() && row.get("run_id") != o.run)) continue;
+      sides.candidate.push_back(row);
+      candidate_runs.insert(row.get("run_id"));
+    }
+    sides.baseline_label = selection.files[0];
+  }
+  if (sides.baseline.empty()) throw InputError("the baseline holds no row the filters keep");
+  if (candidate_runs.empty()) throw InputError("no candidate rows: the files hold no other run");
+  sides.candidate_label =
+      (candidate_runs.size() == 1 ? "run " : "runs ") + list_runs(candidate_runs);
+  if (o.baseline_run.empty()) sides.candidate_label += " of " + selection.files[1];
+  return sides;
+}
+
+int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::string& format) {
+  if (format != "markdown" && format != "json" && format != "benchmark-action") {
+    throw InputError("unknown --format '" + format +
+                     "' for verdicts (markdown, json or benchmark-action)");
+  }
+  if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("--alpha must lie between 0 and 1");
+  if (!(o.min_effect_percent >= 0) || !(o.fail_slower_percent.value_or(0) >= 0)) {
+    throw InputError("--min-effect and --fail-slower must be percentages of 0 or more");
+  }
+  std::ofstream junit;
+  if (!o.junit.empty()) {
+    junit.open(o.junit);
+    if (!junit) throw InputError("cannot write the JUnit file '" + o.junit + "'");
+  }
+  GateRequest request;
+  request.alpha = o.alpha;
+  request.min_effect = o.min_effect_percent / 100;
+  if (o.fail_slower_percent) request.fail_slower = *o.fail_slower_percent / 100;
+  const Sides sides = sides_of(selection, o);
+  Gate result = gate(sides.baseline, sides.candidate, request);
+  result.baseline_label = sides.baseline_label;
+  result.candidate_label = sides.candidate_label;
+  std::cout << (format == "json"               ? verdicts_json(result)
+                : format == "benchmark-action" ? verdicts_benchmark_action(result)
+                                               : verdicts_markdown(result));
+  if (junit.is_open()) junit << verdicts_junit(result);
+  return result.passed() ? 0 : 1;
+}
+
+}  // namespace
 
 int compare_command(const std::vector<std::string>& args) {
   RowSelection selection;
   std::string by, metric = "time", format = "markdown";
   CompareRequest request;
+  VerdictOptions verdict;
   po::options_description description("kbench compare");
   description.add_options()
       ("help,h", "show this help")
-      ("by", po::value(&by)->required(),
-       "what the columns are: gpu (a model, its cards pooled) | device | run | plugin (then each "
-       "family is its own table)")
+      ("by", po::value(&by),
+       "pivot: what the columns are: gpu (a model, its cards pooled) | device | run | plugin "
+       "(then each family is its own table); without --by, verdicts")
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
       ("metric", po::value(&metric)->default_value(metric),
        "time | gbps | gflops | energy (J per launch) | efficiency (GB/J or GFLOP/J)")
-      ("format", po::value(&format)->default_value(format), "markdown | csv")
+      ("format", po::value(&format)->default_value(format),
+       "markdown | csv (--by) | json | benchmark-action (verdicts)")
       ("ladder", po::bool_switch(&request.ladder),
        "each column's speed-up over the column before it (columns in --plugin order)")
       ("config", po::value<std::string>(),
        "take --family and --plugin (in order) from a kbench run config, e.g. a preset");
+  description.add(verdict_options(verdict));
   description.add(row_selection_options(selection));
-  if (!parse_results_command(args, description, "compare",
-                             "Usage: kbench compare CSV... --by gpu|device|run|plugin [options]")) {
+  if (!parse_results_command(
+          args, description, "compare",
+          "Usage: kbench compare CSV... --by gpu|device|run|plugin [options]\n"
+          "       kbench compare CSV... --baseline-run ID [--run ID] [--fail-slower PCT] "
+          "[options]\n"
+          "       kbench compare BASELINE.csv CANDIDATE.csv [--fail-slower PCT] [options]")) {
     return 0;
+  }
+  if (by.empty()) {
+    if (!request.baseline.empty() || request.ladder || metric != "time") {
+      throw InputError("--baseline, --ladder and --metric are for --by; verdicts compare times");
+    }
+    return verdicts(selection, verdict, format);
+  }
+  if (verdict.given()) {
+    throw InputError("--baseline-run, --run, --fail-slower, --min-effect, --alpha and --junit are "
+                     "for verdicts, without --by");
   }
   request.column_order = selection.plugin_globs;
   request.by = parse_compare_by(by);

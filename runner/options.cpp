@@ -230,6 +230,9 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("split", po::bool_switch(&o.split),
        "with several --devices: run each case once, sharing the cases out, instead of on each")
       ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
+      ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
+       "measure every case N times: N passes over the plan, each case in a fresh worker each "
+       "time (the spread between them is what kbench compare's verdicts weigh)")
       ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
   po::options_description all;
   all.add(sweep)
@@ -247,6 +250,7 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
     require_not_empty(vm, option);
   }
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
+  if (o.repetitions < 1) throw InputError("--repetitions must be at least 1");
   // A run id is a CSV cell and a shell word of the resume command: one line of plain text.
   if (o.run_id.size() > 200 || o.run_id.find_first_of("\t\n\r") != std::string::npos ||
       clean_text(o.run_id) != o.run_id) {

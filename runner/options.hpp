@@ -24,6 +24,7 @@ struct RunOptions {
   std::string devices = "0";
   bool split = false;        // share the cases out over the devices instead of running each on all
   std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
+  int repetitions = 1;       // passes over the plan, each case in a fresh worker each time
   std::string samples_out;   // CSV file receiving every sample
 };
 

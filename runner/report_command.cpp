@@ -2,6 +2,8 @@
 #include "commands.hpp"
 
 #include "gnuplot.hpp"
+#include "history.hpp"
+#include "history_report.hpp"
 #include "input_error.hpp"
 #include "options.hpp"
 #include "plugin_probe.hpp"
@@ -15,25 +17,37 @@ namespace kb {
 int report_command(const std::vector<std::string>& args) {
   RowSelection selection;
   std::string dir;
+  bool trend = false;
   po::options_description description("kbench report");
   description.add_options()
       ("help,h", "show this help")
-      ("output,o", po::value(&dir)->required(), "folder for report.md, the plots and their scripts");
+      ("output,o", po::value(&dir)->required(), "folder for report.md, the plots and their scripts")
+      ("history", po::bool_switch(&trend),
+       "instead: the nightly runs' trend (DIR/history.md), a plot per family with the "
+       "regressions the gate found between consecutive runs");
   std::vector<std::string> plugin_dirs;
   description.add(row_selection_options(selection)).add(plugin_path_options(plugin_dirs));
   if (!parse_results_command(args, description, "report",
-                             "Usage: kbench report CSV... -o DIR [options]")) {
+                             "Usage: kbench report CSV... -o DIR [--history] [options]")) {
     return 0;
   }
   const auto rows = select_rows(read_results_files(selection.files), selection.families,
                                 selection.plugin_globs);
-  // The families' headlines and references, as the plugins found describe them.
-  const Discovery found = PluginProbe(executable_path(), 60).discover(plugin_search_path(plugin_dirs));
-  const auto scripts = write_report(rows, FamilyTable(found.plugins), dir);
-  if (run_gnuplot(dir, scripts)) {
-    std::cout << "wrote " << dir << "/report.md and " << scripts.size() << " plot(s)\n";
+  const GateRequest gate;
+  std::vector<std::string> scripts;
+  if (trend) {
+    scripts = write_history(history(rows, gate), gate, dir);
   } else {
-    std::cout << "wrote " << dir << "/report.md; gnuplot is not installed, so the " << scripts.size()
+    // The families' headlines and references, as the plugins found describe them.
+    const Discovery found =
+        PluginProbe(executable_path(), 60).discover(plugin_search_path(plugin_dirs));
+    scripts = write_report(rows, FamilyTable(found.plugins), dir);
+  }
+  const std::string written = dir + (trend ? "/history.md" : "/report.md");
+  if (run_gnuplot(dir, scripts)) {
+    std::cout << "wrote " << written << " and " << scripts.size() << " plot(s)\n";
+  } else {
+    std::cout << "wrote " << written << "; gnuplot is not installed, so the " << scripts.size()
               << " plot(s) were not drawn (their .gp scripts and .dat data are in " << dir
               << "; scripts/install-deps.sh installs gnuplot-nox)\n";
   }

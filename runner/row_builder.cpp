@@ -78,6 +78,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("plugin", api.name);
   row.set("plugin_version", api.version);
   row.set("dtype", dtype_name(c.request.dtype));
+  row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
   row.set("shape", format_extent(c.request.shape));
   row.set("block", format_block(c.request.block));

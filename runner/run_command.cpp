@@ -150,9 +150,15 @@ class SweepExecutor {
   void execute(CaseQueue& queue, std::optional<int> device);
 
  private:
+  // What a worker serves: one plugin on one device, for one repetition (a repetition that reused
+  // the worker of the one before would share its warm state, and not be a repetition).
   struct Group {
     const PluginInfo* plugin = nullptr;
     int device = -1;
+    int repetition = 0;
+    bool operator!=(const Group& other) const {
+      return plugin != other.plugin || device != other.device || repetition != other.repetition;
+    }
   };
   // The case's result; nothing when the case was abandoned (the run was interrupted while it ran,
   // or its worker was stopped from outside): no row, so --resume runs it again.
@@ -163,6 +169,9 @@ class SweepExecutor {
   // After the worker ended on its own: was it stopped by the run's interruption, or from outside?
   bool abandoned() const;
   const DeviceInfo* device_info(int index);
+  static Group group_of(const PlannedCase& c) {
+    return {c.plugin.get(), c.request.device, c.repetition};
+  }
 
   SharedRun& run_;
   const RunOptions& options_;
@@ -217,7 +226,7 @@ bool SweepExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (c.request.device >= 0 && copy_gbps_[c.request.device] <= 0) {
     copy_gbps_[c.request.device] = std::strtod(hello["copy_gbps"].c_str(), nullptr);
   }
-  current_ = {c.plugin.get(), c.request.device};
+  current_ = group_of(c);
   run_.report.worker_started(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return true;
@@ -236,7 +245,7 @@ bool SweepExecutor::abandoned() const {
 }
 
 std::optional<Record> SweepExecutor::run_case(const PlannedCase& c) {
-  if (worker_ && (current_.plugin != c.plugin.get() || current_.device != c.request.device)) {
+  if (worker_ && current_ != group_of(c)) {
     worker_->finish();
     stop_worker();
   }
@@ -400,6 +409,9 @@ int run_command(const std::vector<std::string>& args) {
     std::cerr << "kbench: interrupted while planning; nothing was run\n";
     return kExitInterrupted;
   }
+  // Each shard repeats its own slice: the shards stay the slices of the plan they are without
+  // repetitions, and a shard's rows hold every repetition of its cases.
+  plan = repeat(plan, options.repetitions);
 
   RunContext context;
   context.host = host_name();

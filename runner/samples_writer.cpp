@@ -6,8 +6,9 @@
 namespace kb {
 namespace {
 
-const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin", "dtype",
-                                              "op", "shape", "block", "cache"};
+const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin",
+                                              "dtype",  "op",       "shape",  "block",
+                                              "cache",  "repetition"};
 
 std::vector<std::string> samples_header() {
   auto header = kKeyColumns;

@@ -2,10 +2,13 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
-# energy windows of matmul/cublas 4096^3 beside the board's power limit.
+# energy windows of matmul/cublas 4096^3 beside the board's power limit. `gate` (not in `all`; about 4 minutes):
+# `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
+# plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
+# issue 14 asks for.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -32,7 +35,8 @@ missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" 
 [ -z "$missing" ] || { echo "missing libraries: $missing"; exit 1; }
 
 if [ "$mode" = tests ] || [ "$mode" = all ]; then
-  ctest --test-dir build-device -j4 --output-on-failure --timeout 900 2>&1 | tee "$out/ctest.log" |
+  # -LE slurm: the GPU machine reaches no package registry to install the scheduler from.
+  ctest --test-dir build-device -j4 -LE slurm --output-on-failure --timeout 900 2>&1 | tee "$out/ctest.log" |
     grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run|^[0-9]+% " 
 fi
 
@@ -104,7 +108,11 @@ if [ "$mode" = repeat ] || [ "$mode" = all ]; then
     "$kbench" run --config presets/gpu-check-transpose.ini --output "$out/repeat.csv" \
       --run-id "repeat-$i" >/dev/null 2>&1
   done
-  awk -F, 'NR > 1 && $27 == "ok" { key = $18 " " $20 " " $22 " " $23; t[$2, key] = $30; keys[key] = 1 }
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["status"] == "ok" {
+      key = $c["plugin"] " " $c["dtype"] " " $c["shape"] " " $c["block"]
+      t[$c["run_id"], key] = $c["median_us"]; keys[key] = 1
+    }
     END {
       for (k in keys) {
         a = t["repeat-1", k]; b = t["repeat-2", k]
@@ -116,12 +124,49 @@ if [ "$mode" = repeat ] || [ "$mode" = all ]; then
        "worst: $(tail -n 1 /tmp/kbench-repeat-diffs.txt)" | tee "$out/repeat.md"
 fi
 
+if [ "$mode" = gate ]; then
+  echo "== verdicts (kbench compare): identical runs, and a known 3% slowdown, 5 repetitions each"
+  csv="$out/gate.csv"
+  # The transpose goals take about 20 s per repetition on an H100, much of it host work (inputs,
+  # references, worker starts); --max-time 0.2 instead of the preset's 0.5 trims the timing.
+  for run in identical-A identical-B; do
+    "$kbench" run --config presets/gpu-check-transpose.ini --max-time 0.2 --repetitions 5 \
+      --output "$csv" --run-id "gate-$run" "$@" >/dev/null 2>>"$out/gate.log"
+  done
+  slowdown=(--plugins build-device/tests/plugins/slowdown --plugin slowdown/lcg --dtypes int32
+            --sizes 1000,1500,2000,3000,4000,6000,8000,12000,16000,24000 --max-time 0.2
+            --repetitions 5 --output "$csv")
+  "$kbench" run "${slowdown[@]}" --run-id gate-slowdown-1.00 "$@" >/dev/null 2>>"$out/gate.log"
+  KBT_SLOWDOWN=1.03 "$kbench" run "${slowdown[@]}" --run-id gate-slowdown-1.03 "$@" \
+    >/dev/null 2>>"$out/gate.log"
+  for pair in "identical-A identical-B" "slowdown-1.00 slowdown-1.03"; do
+    read -r base cand <<<"$pair"
+    "$kbench" compare "$csv" --baseline-run "gate-$base" --run "gate-$cand" \
+      --junit "$out/gate-$cand.xml" >"$out/gate-$cand.md"
+    echo "compare gate-$base -> gate-$cand: exit $? ($out/gate-$cand.md)"
+    "$kbench" compare "$csv" --baseline-run "gate-$base" --run "gate-$cand" --format json \
+      >"$out/gate-$cand.json"
+    python3 - "$out/gate-$cand.json" <<'PY'
+import json, sys
+gate = json.load(open(sys.argv[1]))
+v = gate["verdicts"]
+timed = v["slower"] + v["faster"] + v["same"] + v["unsure"]
+different = v["slower"] + v["faster"]
+print(f"  {gate['candidate']} vs {gate['baseline']}: {timed} timed cases; called different "
+      f"{different} ({100 * different / max(timed, 1):.1f}%): slower {v['slower']} "
+      f"({100 * v['slower'] / max(timed, 1):.1f}%), faster {v['faster']}, unsure {v['unsure']}, "
+      f"same {v['same']}; broken {v['broken']}, missing {v['missing']}")
+PY
+  done
+fi
+
 if [ "$mode" = hello ] || [ "$mode" = all ]; then
   echo "== seed 000's question, answered by hello/record"
   "$kbench" run --case "hello/record none 5 2x2" --case "hello/record none 32 32x32" \
     --case "hello/record none 1024 8x8" --case "hello/printf none 5 2x2" --show \
     --output "$out/hello.csv" --max-time 0.2 2>&1 | grep -vE "^\[|^kbench: run" | tail -30
-  cut -d, -f18,22,23,27,44 "$out/hello.csv"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $c["plugin"] "," $c["shape"] "," $c["block"] "," $c["status"] "," $c["metrics"] }' "$out/hello.csv"
 fi
 
 if [ "$mode" = seeds ] || [ "$mode" = all ]; then

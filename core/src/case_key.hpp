@@ -1,7 +1,7 @@
 // What defines a case across runs, for --resume and for refusing duplicate rows: the cells of its
 // row that say what was run. A planned case's key is read from the row it will be written as, so
 // the key of a case before it runs and of its row afterwards are formatted by the same code. A
-// new defining column (a repetition number, a plugin's parameters) is one more entry here.
+// new defining column (a plugin's parameters) is one more entry here.
 #pragma once
 
 #include "result_schema.hpp"
@@ -12,8 +12,9 @@
 
 namespace kb {
 
-inline constexpr std::array<const char*, 9> kCaseKeyColumns = {
-    "plugin", "plugin_version", "dtype", "op", "shape", "block", "device", "seed", "cache"};
+inline constexpr std::array<const char*, 10> kCaseKeyColumns = {
+    "plugin", "plugin_version", "dtype", "op", "shape", "block", "device", "seed", "cache",
+    "repetition"};
 
 class CaseKey {
  public:

@@ -6,7 +6,10 @@ namespace kb {
 
 CaseQueue::CaseQueue(const std::vector<PlannedCase>& cases) {
   for (const auto& c : cases) {
-    if (runs_.empty() || runs_.back().front().plugin != c.plugin) runs_.emplace_back();
+    if (runs_.empty() || runs_.back().front().plugin != c.plugin ||
+        runs_.back().front().repetition != c.repetition) {
+      runs_.emplace_back();
+    }
     runs_.back().push_back(c);
   }
 }

@@ -32,7 +32,7 @@ class CaseQueue {
   std::optional<PlannedCase> next(std::optional<int> device, Position& at);
 
  private:
-  std::vector<std::deque<PlannedCase>> runs_;  // consecutive cases of one plugin, in plan order
+  std::vector<std::deque<PlannedCase>> runs_;  // consecutive cases of one plugin and repetition
   std::size_t next_unstarted_ = 0;
   std::mutex mutex_;
 };

@@ -1,6 +1,7 @@
 #include "comparison.hpp"
 
 #include "card_pool.hpp"
+#include "key_columns.hpp"
 #include "input_error.hpp"
 #include "result_selection.hpp"
 
@@ -18,12 +19,6 @@ namespace kb {
 namespace {
 
 using Key = std::vector<std::string>;
-
-struct KeyLess {
-  bool operator()(const Key& a, const Key& b) const {
-    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), natural_less);
-  }
-};
 
 std::string join(const std::vector<std::string>& items) {
   std::string text;
@@ -103,7 +98,7 @@ PivotCell pooled_cell(const std::vector<ResultRow>& rows,
 }
 
 // The rows of one table before pivoting: key -> column -> the row to show.
-using Grid = std::map<Key, std::map<std::string, PivotCell>, KeyLess>;
+using Grid = std::map<Key, std::map<std::string, PivotCell>, NaturalKeyLess>;
 
 // Against the baseline column, or (ladder) against the column before.
 void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
@@ -222,23 +217,14 @@ CompareBy parse_compare_by(const std::string& text) {
 }
 
 PivotTable without_constant_keys(PivotTable table) {
-  for (const char* optional : {"gpu", "op", "cache"}) {
-    const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), optional);
-    if (at == table.key_columns.end()) continue;
-    const auto index = static_cast<std::size_t>(at - table.key_columns.begin());
-    std::set<std::string> values;
-    for (const auto& row : table.rows) values.insert(row.key[index]);
-    if (values.size() > 1) continue;
-    table.key_columns.erase(at);
-    for (auto& row : table.rows) row.key.erase(row.key.begin() + index);
-  }
+  drop_constant_keys(table.key_columns, table.rows);
   return table;
 }
 
 std::size_t key_index(const PivotTable& table, const std::string& column) {
-  const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), column);
-  if (at == table.key_columns.end()) throw std::logic_error("no key column '" + column + "'");
-  return static_cast<std::size_t>(at - table.key_columns.begin());
+  const std::size_t at = key_column(table.key_columns, column.c_str());
+  if (at == table.key_columns.size()) throw std::logic_error("no key column '" + column + "'");
+  return at;
 }
 
 Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest& request) {

@@ -75,7 +75,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
   std::ostringstream script;
   script << "set xlabel " << quoted(plot.x_label) << " noenhanced\n"
          << "set ylabel " << quoted(plot.y_label) << " noenhanced\n"
-         << "set logscale x 2\n";
+         << (plot.log_x ? "set logscale x 2\n" : "");
   double low = 0, high = 0;
   bool any = false;
   for (const auto& s : plot.series) {
@@ -88,7 +88,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
   // Kernels an order of magnitude or more apart stay readable only on a log axis.
   if (any && low > 0 && high / low > 30) {
     script << "set logscale y 10\nset format y '%.0s%c'\n";  // 1k, 10k, 100k, 1M
-  } else {
+  } else if (plot.y_from_zero) {
     script << "set yrange [0:*]\n";
   }
   if (!plot.x_ticks.empty()) {
@@ -98,8 +98,13 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
     }
     script << ")\n";
     // Room on both sides, so the end points sit off the frame and a single size still has a range.
-    script << "set xrange [" << plot.x_ticks.front().first / 1.5 << ":"
-           << plot.x_ticks.back().first * 1.5 << "]\n";
+    const double first = plot.x_ticks.front().first, last = plot.x_ticks.back().first;
+    if (plot.log_x) {
+      script << "set xrange [" << first / 1.5 << ":" << last * 1.5 << "]\n";
+    } else {
+      const double margin = std::max(0.05 * (last - first), 1.0);
+      script << "set xrange [" << first - margin << ":" << last + margin << "]\n";
+    }
   }
   std::vector<std::string> plots;
   std::size_t measured = 0;
@@ -108,6 +113,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
     for (const auto& [x, y] : s.points) data << x << '\t' << y << '\n';
     data << "\n\n";
     std::string style = "with linespoints lw 3 dt 2 pt 6 ps 1.3 lc rgb 'black'";
+    if (s.style == PlotSeries::Style::marked) style = "with points pt 7 ps 2 lc rgb '#d62728'";
     if (s.style == PlotSeries::Style::measured) {
       const std::size_t c = s.colour.value_or(measured);
       // A colour that comes back (after ten series) comes with another point type and dashes.
@@ -118,7 +124,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
       ++measured;
     }
     plots.push_back(quoted(data_file) + " index " + std::to_string(index++) + " using 1:2 " +
-                    style + " title " + quoted(s.title));
+                    style + (s.title.empty() ? " notitle" : " title " + quoted(s.title)));
   }
   if (plot.ceiling) {
     plots.push_back(std::to_string(plot.ceiling->second) +

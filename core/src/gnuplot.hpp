@@ -12,8 +12,10 @@
 namespace kb {
 
 struct PlotSeries {
-  enum class Style { measured, reference };  // reference: a dashed black line to compare against
-  std::string title;
+  // reference: a dashed black line to compare against; marked: points alone, large and red, over
+  // the lines (what a reader must see, such as a regression).
+  enum class Style { measured, reference, marked };
+  std::string title;  // empty: not in the legend
   Style style = Style::measured;
   std::vector<std::pair<double, double>> points;  // (x, y), sorted by x
   // Index into the palette, so that a plugin keeps its colour across plots; unset: the series'
@@ -24,6 +26,8 @@ struct PlotSeries {
 struct LinePlot {
   std::string name;  // file stem: NAME.gp, NAME.dat, NAME.png
   std::string title, x_label, y_label;
+  bool log_x = true;        // sizes: a log axis; times: a linear one
+  bool y_from_zero = true;  // false: the y axis spans the values (ratios near 1)
   std::vector<std::pair<double, std::string>> x_ticks;  // positions and their labels
   std::vector<PlotSeries> series;
   std::optional<std::pair<std::string, double>> ceiling;  // a horizontal line: title, y

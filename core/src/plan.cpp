@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace kb {
 namespace {
@@ -268,11 +269,23 @@ Plan shard(const Plan& plan, const std::string& spec) {
   return slice;
 }
 
+Plan repeat(const Plan& plan, int count) {
+  Plan repeated;
+  for (int repetition = 0; repetition < count; ++repetition) {
+    for (PlannedCase c : plan.cases) {
+      c.repetition = repetition;
+      repeated.cases.push_back(std::move(c));
+    }
+  }
+  return repeated;
+}
+
 std::string describe_case(const PlannedCase& c) {
   std::string text = c.plugin->name + " " + dtype_name(c.request.dtype);
   if (!c.request.op.empty()) text += " " + c.request.op;
   text += " " + format_extent(c.request.shape) + " " + format_block(c.request.block);
   if (c.request.device >= 0) text += " device " + std::to_string(c.request.device);
+  if (c.repetition > 0) text += " repetition " + std::to_string(c.repetition);
   return text;
 }
 

@@ -32,6 +32,7 @@ struct PlannedCase {
   // `unsupported` (a data type the plugin lacks, a shape for which it accepted none of the
   // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
   Record outcome;
+  int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
 };
 
 struct Plan {
@@ -55,7 +56,14 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
 // slice may be empty when N exceeds the plan's size. Throws InputError on a malformed "i/N".
 Plan shard(const Plan& plan, const std::string& spec);
 
-// "reduce/fast int32 sum 1048576 256 device 0", to name a case in messages.
+// The plan `count` times, one whole pass after another, each case tagged with its pass: the
+// repetitions of a case are spread over the run, not back to back, so whatever drifts during a
+// run (clocks, temperature, a neighbour on the machine) reaches every repetition differently and
+// shows up as the spread between them.
+Plan repeat(const Plan& plan, int count);
+
+// "reduce/fast int32 sum 1048576 256 device 0 repetition 2", to name a case in messages (the
+// first repetition says none).
 std::string describe_case(const PlannedCase& c);
 
 }  // namespace kb

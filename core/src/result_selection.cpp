@@ -25,15 +25,30 @@ std::vector<ResultRow> read_results_files(const std::vector<std::string>& paths)
   return rows;
 }
 
+namespace {
+
+bool family_matches(const std::string& family, const ResultRow& row) {
+  return row.get("family") == family;
+}
+
+bool glob_matches(const std::string& glob, const ResultRow& row) {
+  return fnmatch(glob.c_str(), row.get("plugin").c_str(), 0) == 0;
+}
+
+}  // namespace
+
+bool row_selected(const ResultRow& row, const std::vector<std::string>& families,
+                  const std::vector<std::string>& plugin_globs) {
+  return (families.empty() || std::any_of(families.begin(), families.end(),
+                                           [&](const auto& f) { return family_matches(f, row); })) &&
+         (plugin_globs.empty() ||
+          std::any_of(plugin_globs.begin(), plugin_globs.end(),
+                      [&](const auto& g) { return glob_matches(g, row); }));
+}
+
 std::vector<ResultRow> select_rows(const std::vector<ResultRow>& rows,
                                    const std::vector<std::string>& families,
                                    const std::vector<std::string>& plugin_globs) {
-  const auto family_matches = [&](const std::string& family, const ResultRow& row) {
-    return row.get("family") == family;
-  };
-  const auto glob_matches = [&](const std::string& glob, const ResultRow& row) {
-    return fnmatch(glob.c_str(), row.get("plugin").c_str(), 0) == 0;
-  };
   for (const auto& family : families) {
     if (std::none_of(rows.begin(), rows.end(), [&](const ResultRow& r) { return family_matches(family, r); })) {
       throw InputError("no row of family '" + family + "' in the results files");
@@ -46,11 +61,7 @@ std::vector<ResultRow> select_rows(const std::vector<ResultRow>& rows,
   }
   std::vector<ResultRow> selected;
   for (const auto& row : rows) {
-    const bool family_ok = families.empty() || std::any_of(families.begin(), families.end(),
-                                                           [&](const auto& f) { return family_matches(f, row); });
-    const bool plugin_ok = plugin_globs.empty() || std::any_of(plugin_globs.begin(), plugin_globs.end(),
-                                                               [&](const auto& g) { return glob_matches(g, row); });
-    if (family_ok && plugin_ok) selected.push_back(row);
+    if (row_selected(row, families, plugin_globs)) selected.push_back(row);
   }
   if (selected.empty()) throw InputError("no row matches both the --family and --plugin filters");
   return selected;

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <sstream>
+#include <fstream>
 #include <cstdio>
 
 namespace kbtest {
@@ -51,6 +53,13 @@ TempFolder::~TempFolder() {
 
 int count_lines(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 std::string test_plugin_dir(const std::string& name) {

@@ -50,6 +50,9 @@ class TempFolder {
 
 int count_lines(const std::string& text);
 
+// The whole of a file, or "" when it cannot be read.
+std::string read_file(const std::string& path);
+
 // The folder the build writes the test plugins to: <root>/loader, <root>/faulty.
 std::string test_plugin_dir(const std::string& name);
 

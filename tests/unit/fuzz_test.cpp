@@ -92,11 +92,12 @@ class Fuzzer {
     }
     if (fs::exists(samples_)) {
       try {
-        io::CSVReader<11, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(samples_);
+        io::CSVReader<12, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(samples_);
         reader.read_header(io::ignore_no_column, "run_id", "gpu_uuid", "device", "plugin", "dtype",
-                           "op", "shape", "block", "cache", "sample", "us");
-        std::string c[11];
-        while (reader.read_row(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10])) {
+                           "op", "shape", "block", "cache", "repetition", "sample", "us");
+        std::string c[12];
+        while (reader.read_row(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10],
+                               c[11])) {
         }
       } catch (const std::exception& e) {
         problems += std::string("libfccp cannot read the samples: ") + e.what() + "\n";
@@ -172,7 +173,10 @@ class Fuzzer {
         {"--case", {"testing/good int32 16", "reduce/cpu int32 100 - sumsq",
                     "transpose/cpu float64 33x31"}},
         {"--case-timeout", {"5", "0.5"}},
-        {"--max-time", {"0.001", "0.005"}}};
+        {"--max-time", {"0.001", "0.005"}},
+        {"--repetitions", {"1", "2", "3"}},
+        {"--baseline-run", {"fuzz", "fuzz two"}},
+        {"--fail-slower", {"0", "5"}}};
     static const std::vector<std::string> kAnything = {
         "", "0", "1", "-1", "7", "nan", "inf", "-inf", "1e7", "1e-7", "0.01", "0.3", "2",
         "18446744073709551616", "9223372036854775807", "2^62+2^62+2^62+2^62+5", "10^18", "2^40x2^40",
@@ -217,7 +221,7 @@ class Fuzzer {
     static const std::vector<std::string> kOptions = {
         "--sizes", "--blocks", "--dtypes", "--ops", "--seed", "--min-samples", "--min-time",
         "--max-noise", "--shard", "--devices", "--run-id", "--family", "--plugin", "--case",
-        "--case-timeout", "--max-time"};
+        "--case-timeout", "--max-time", "--repetitions"};
     std::vector<std::string> args = {"run", "--plugins", kbtest::test_plugin_dir("faulty")};
     // Without a fuzzed value, each option keeps the sweep small and quick.
     std::map<std::string, std::string> given;
@@ -262,6 +266,17 @@ class Fuzzer {
   std::vector<std::string> compare_args() {
     std::vector<std::string> args = {"compare"};
     for (const auto& file : results_files()) args.push_back(file);
+    if (chance(0.3)) {  // verdicts: no --by
+      if (chance(0.7)) args.insert(args.end(), {"--baseline-run", value("--baseline-run")});
+      if (chance(0.3)) args.insert(args.end(), {"--fail-slower", value("--fail-slower")});
+      if (chance(0.3)) {
+        args.insert(args.end(), {"--format", chance(0.7) ? one_of(std::vector<std::string>{
+                                                               "json", "benchmark-action"})
+                                                         : value()});
+      }
+      if (chance(0.2)) args.insert(args.end(), {"--junit", path("junit.xml")});
+      return args;
+    }
     args.insert(args.end(), {"--by", chance(0.8) ? one_of(std::vector<std::string>{"gpu", "run",
                                                                                   "plugin", "device"})
                                                  : value()});
@@ -281,6 +296,7 @@ class Fuzzer {
     std::replace(folder.begin(), folder.end(), '/', '_');
     args.insert(args.end(), {"-o", chance(0.9) ? path("report-" + std::to_string(files_++)) : folder});
     if (chance(0.2)) args.insert(args.end(), {"--family", value()});
+    if (chance(0.3)) args.push_back("--history");
     return args;
   }
 

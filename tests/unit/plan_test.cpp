@@ -126,6 +126,21 @@ TEST(PlanCases, ExplicitCasesReplaceTheSweep) {
   }
 }
 
+TEST(PlanRepeat, RepeatsTheWholePlanOnePassAfterAnother) {
+  SweepRequest request;
+  request.sizes = "1,2";
+  request.dtypes = "int32,float32";
+  const Plan plan = plan_sweep(faulty_and_good(), request);
+  const Plan repeated = repeat(plan, 3);
+  ASSERT_EQ(repeated.cases.size(), 3 * plan.cases.size());
+  for (std::size_t i = 0; i < repeated.cases.size(); ++i) {
+    const PlannedCase& c = repeated.cases[i];
+    EXPECT_EQ(c.repetition, static_cast<int>(i / plan.cases.size()));
+    EXPECT_EQ(identity(c), identity(plan.cases[i % plan.cases.size()]));
+  }
+  EXPECT_EQ(repeat(plan, 1).cases.size(), plan.cases.size());
+}
+
 TEST(PlanShard, ShardsAreDisjointAndTogetherTheWholePlanForAnyCount) {
   SweepRequest request;
   request.sizes = "1,2,3,4,5,6,7,8,9,10,11,12,13";

@@ -22,12 +22,7 @@ using kbtest::CaseSpec;
 using kbtest::Card;
 using kbtest::case_row;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string read_file(const fs::path& path) { return kbtest::read_file(path.string()); }
 
 // The lines of `text` from the one starting with `first` up to the next blank line.
 std::string block_from(const std::string& text, const std::string& first) {

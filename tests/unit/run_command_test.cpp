@@ -87,6 +87,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--config", "/nonexistent.ini"}, "cannot read config file '/nonexistent.ini'"},
       {{"--resume"}, "--resume needs the --run-id"},
       {{"--devices", "x"}, "malformed device 'x'"},
+      {{"--repetitions", "0"}, "--repetitions must be at least 1"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--family", "transpose", "--plugin", "transpose/cpu"};
@@ -154,10 +155,10 @@ TEST(RunCommand, SamplesOutKeepsEverySampleAndProfileTakesOne) {
   std::ifstream in(samples.string());
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,sample,us");
+  EXPECT_EQ(line, "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,repetition,sample,us");
   int lines = 0;
   while (std::getline(in, line)) {
-    EXPECT_NE(line.find(",host,transpose/cpu,int32,,64x64,-,hot," + std::to_string(lines) + ","),
+    EXPECT_NE(line.find(",host,transpose/cpu,int32,,64x64,-,hot,0," + std::to_string(lines) + ","),
               std::string::npos)
         << line;
     ++lines;
@@ -186,6 +187,60 @@ TEST(RunCommand, ShardsOfARunTogetherHoldEveryCaseOnce) {
   }
   EXPECT_EQ(cases.size(), 8u);
   EXPECT_EQ(std::set<std::string>(cases.begin(), cases.end()).size(), 8u);
+  fs::remove(csv);
+}
+
+TEST(RunCommand, RepetitionsAreWholePassesOverThePlanEachInAFreshWorker) {
+  const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8,16", "--dtypes",
+                           "int32", "--max-time", "0.01", "--repetitions", "3"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::vector<std::string> order;
+  for (const auto& row : run.rows) order.push_back(row.at("repetition") + ":" + row.at("shape"));
+  EXPECT_EQ(order, (std::vector<std::string>{"0:8x8", "0:16x16", "1:8x8", "1:16x16", "2:8x8",
+                                             "2:16x16"}));
+  // One plugin, so one worker would serve every case; each repetition starts its own.
+  EXPECT_NE(run.output.find("summed over the lanes: 3 worker starts"), std::string::npos)
+      << run.output;
+}
+
+// "repetition:shape" of every row of the file.
+std::multiset<std::string> repetitions_and_shapes(const std::string& csv) {
+  std::multiset<std::string> cases;
+  for (const auto& row : kb::read_results(csv)) {
+    cases.insert(row.get("repetition") + ":" + row.get("shape"));
+  }
+  return cases;
+}
+
+TEST(RunCommand, ResumeCountsEachRepetitionAsItsOwnCase) {
+  const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-reps-%%%%.csv");
+  const std::vector<std::string> args = {"run", "--plugin", "transpose/cpu", "--sizes", "8,16",
+                                         "--dtypes", "int32", "--max-time", "0.01", "--run-id",
+                                         "night"};
+  auto first = args;
+  first.insert(first.end(), {"--repetitions", "2"});
+  ASSERT_EQ(kbench(first, csv.string()).exit_code, 0);
+  auto more = args;
+  more.insert(more.end(), {"--repetitions", "3", "--resume"});
+  const auto resumed = kbench(more, csv.string());
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(repetitions_and_shapes(csv.string()),
+            (std::multiset<std::string>{"0:8x8", "0:16x16", "1:8x8", "1:16x16", "2:8x8", "2:16x16"}));
+  fs::remove(csv);
+}
+
+TEST(RunCommand, ShardsWithRepetitionsHoldEveryCaseOncePerRepetition) {
+  const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-shards-%%%%.csv");
+  for (const char* shard : {"0/2", "1/2"}) {
+    const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8,16,24",
+                             "--dtypes", "int32", "--max-time", "0.01", "--shard", shard,
+                             "--repetitions", "2"},
+                            csv.string());
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+  }
+  EXPECT_EQ(repetitions_and_shapes(csv.string()),
+            (std::multiset<std::string>{"0:8x8", "0:16x16", "0:24x24", "1:8x8", "1:16x16",
+                                        "1:24x24"}));
   fs::remove(csv);
 }
 
