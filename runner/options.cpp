@@ -210,6 +210,9 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("blocks", po::value(&o.sweep.blocks), "thread-block shapes, e.g. 32x8,16x16,256")
       ("dtypes", po::value(&o.sweep.dtypes), "data types: float32,float64,int32")
       ("ops", po::value(&o.sweep.ops), "operations where the family has several, e.g. sum,sumsq")
+      ("param", po::value(&o.sweep.params)->composing(),
+       "a plugin parameter's values instead of its defaults: NAME=V1,V2 (repeatable, each name "
+       "once; kbench list shows each plugin's)")
       ("devices", po::value(&o.devices)->default_value(o.devices), "CUDA devices: 0 | 0,1 | all")
       ("seed",
        po::value<std::string>()
@@ -265,7 +268,8 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
     o.timing.rule.min_seconds = o.timing.rule.max_seconds;
   }
   if (vm.count("case")) {
-    for (const char* sweep_option : {"family", "plugin", "sizes", "blocks", "dtypes", "ops"}) {
+    for (const char* sweep_option :
+         {"family", "plugin", "sizes", "blocks", "dtypes", "ops", "param"}) {
       if (vm.count(sweep_option)) {
         throw InputError(std::string("--case names whole cases: it cannot be combined with --") +
                          sweep_option);

@@ -392,6 +392,7 @@ int run_command(const std::vector<std::string>& args) {
     for (const auto& warning : families.warnings()) std::cerr << "kbench: " << warning << "\n";
     plan = plan_sweep(runnable, sweep, families, probe);
   }
+  for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
   if (plan.cases.empty()) {
     throw InputError("the request plans no case (see kbench list for what the plugins take)");
   }
