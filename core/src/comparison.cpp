@@ -272,6 +272,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
     const std::string block =
         request.by != CompareBy::plugin ? ""
         : row.get("params").empty()     ? row.get("block")
+        : row.get("block") == "-"       ? row.get("params")
                                         : row.get("block") + " " + row.get("params");
     auto& held = latest[table][{key, column}][block];
     const std::string& card = row.get("gpu_uuid");
