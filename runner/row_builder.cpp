@@ -131,6 +131,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   timings.batch_us = number_of(result, "batch_us");
   timings.enqueue_us = number_of(result, "enqueue_us");
   timings.host_us = number_of(result, "host_us");
+  timings.host_idle_us = number_of(result, "host_idle_us");
   timings.kernels = static_cast<int>(number_of(result, "kernels") > 0 ? number_of(result, "kernels") : 0);
   if (const double captured = number_of(result, "captured_ops"); captured >= 0) {
     timings.captured_operations = static_cast<long long>(captured);

@@ -21,7 +21,14 @@ __global__ void spin_until_released(volatile int* release, volatile int* timed_o
   }
 }
 
+__global__ void empty_kernel() {}
+
 }  // namespace
+
+void launch_empty_kernel(cudaStream_t stream) {
+  empty_kernel<<<1, 1, 0, stream>>>();
+  KB_CUDA_CHECK(cudaGetLastError());
+}
 
 BlockingKernel::BlockingKernel() {
   void* flags = nullptr;

@@ -25,4 +25,8 @@ class BlockingKernel {
   volatile int* timeout_flag_ = nullptr;
 };
 
+// An empty kernel on `stream`: what a synchronised launch costs the host when the GPU has nothing
+// to do, the baseline of the row's host-time check.
+void launch_empty_kernel(cudaStream_t stream);
+
 }  // namespace kb

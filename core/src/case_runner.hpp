@@ -63,8 +63,12 @@ class CaseRunner {
   };
   kb_status batch_launch(void* state, kb_launch_config& config, kb_message& message,
                          double expected_us, BatchTiming& timing);
+  struct HostTiming {
+    double launch_us = 0;  // a synchronised launch of the plugin
+    double idle_us = 0;    // a synchronised launch of an empty kernel
+  };
   kb_status synchronised_host_time(void* state, kb_launch_config& config, kb_message& message,
-                                   double expected_us, double& microseconds);
+                                   double expected_us, HostTiming& timing);
   long long captured_operations(void* state, kb_launch_config& config);
   // The board's mean power (W) over options_.energy_window_seconds of back-to-back launches;
   // none when the energy counter did not move.

@@ -19,6 +19,7 @@ struct CaseTimings {
   double batch_us = NAN;        // per launch, launches back to back without the blocking kernel
   double enqueue_us = NAN;      // host time to enqueue one launch in that batch
   double host_us = NAN;         // host wall time of one launch plus a device-wide synchronise
+  double host_idle_us = NAN;    // the same for an empty kernel: the host's own cost right then
   int kernels = 0;              // kernels one launch enqueued, as the plugin said (0: unknown)
   // Operations one captured launch put on the stream it was given; none when not checked.
   std::optional<long long> captured_operations;

@@ -63,6 +63,12 @@ TEST(Plausibility, GpuTimeFarBelowTheSynchronisedHostTimeIsImplausible) {
   ASSERT_EQ(verdict.notes.size(), 1u);
   EXPECT_NE(verdict.notes[0].find("more than twice the GPU time"), std::string::npos);
 
+  t.host_us = 3000, t.host_idle_us = 2950;  // a busy host: the empty launch took as long
+  verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty());
+
+  t.host_idle_us = NAN;
   t.host_us = 90;  // a short kernel and a slow synchronise: launch overhead explains it
   verdict = check_plausibility(t, h100_limits(1 << 20));
   EXPECT_EQ(verdict.implausible, "");
