@@ -64,8 +64,7 @@ void SweepReport::print_time() const {
   std::cout << line;
 }
 
-int SweepReport::close() {
-  if (terminal_) std::fprintf(stderr, "\r\033[K");
+void SweepReport::print_cases() const {
   std::cout << "\n| plugin | dtype | op | shape | block | status | median us | GB/s | GFLOP/s | "
                "of peak |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : rows_) {
@@ -76,6 +75,11 @@ int SweepReport::close() {
               << " | " << r.get("median_us") << " | " << r.get("gbps") << " | "
               << r.get("gflops") << " | " << peak << " |\n";
   }
+}
+
+int SweepReport::close(CaseTable table) {
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
+  if (table == CaseTable::shown) print_cases();
   std::cout << "\n" << done_ << " cases:";
   bool first = true;
   for (const char* status : kStatuses) {
