@@ -15,6 +15,21 @@ namespace {
 // A plugin whose loading takes longer is taken to hang.
 constexpr double kListLoadTimeoutSeconds = 60;
 
+// "tile_bytes=512 of 128,256,512": each parameter's default sweep, and what --param may ask.
+std::string params_text(const PluginInfo& plugin) {
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const auto& item : items) text += (text.empty() ? "" : ",") + item;
+    return text;
+  };
+  std::string text;
+  for (const auto& p : plugin.params) {
+    text += (text.empty() ? "" : " ") + p.name + "=" + joined(p.values) +
+            (p.choices.empty() ? "" : " of " + joined(p.choices));
+  }
+  return text;
+}
+
 }  // namespace
 
 int list_command(const std::vector<std::string>& args) {
@@ -35,14 +50,14 @@ int list_command(const std::vector<std::string>& args) {
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
-  std::cout << "| plugin | device | dtypes | ops | launch shape | version | built for | file |\n"
-               "|---|---|---|---|---|---|---|---|\n";
+  std::cout << "| plugin | device | dtypes | ops | launch shape | params | version | built for | "
+               "file |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : discovery.plugins) {
     if (!family.empty() && family != p->family) continue;
     std::cout << "| " << p->name << " | " << (p->device == KB_DEVICE_CUDA ? "cuda" : "host")
               << " | " << dtype_list(p->dtypes) << " | " << p->ops << " | "
               << (p->flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks") << " | "
-              << p->version << " | " << p->cuda_archs << " | " << p->file << " |\n";
+              << params_text(*p) << " | " << p->version << " | " << p->cuda_archs << " | " << p->file << " |\n";
   }
   return 0;
 }

@@ -205,7 +205,10 @@ po::options_description problem_options(SweepRequest& sweep) {
       ("sizes", po::value(&sweep.sizes), "problem sizes, e.g. 1024,8192x4096,2^20,10^7+3")
       ("blocks", po::value(&sweep.blocks), "thread-block shapes, e.g. 32x8,16x16,256")
       ("dtypes", po::value(&sweep.dtypes), "data types: float32,float64,int32")
-      ("ops", po::value(&sweep.ops), "operations where the family has several, e.g. sum,sumsq");
+      ("ops", po::value(&sweep.ops), "operations where the family has several, e.g. sum,sumsq")
+      ("param", po::value(&sweep.params)->composing(),
+       "a plugin parameter's values instead of its defaults: NAME=V1,V2 (repeatable, each name "
+       "once; kbench list shows each plugin's)");
   return d;
 }
 
@@ -240,7 +243,8 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
     o.timing.rule.min_seconds = o.timing.rule.max_seconds;
   }
   if (vm.count("case")) {
-    for (const char* sweep_option : {"family", "plugin", "sizes", "blocks", "dtypes", "ops"}) {
+    for (const char* sweep_option :
+         {"family", "plugin", "sizes", "blocks", "dtypes", "ops", "param"}) {
       if (vm.count(sweep_option)) {
         throw InputError(std::string("--case names whole cases: it cannot be combined with --") +
                          sweep_option);
@@ -382,6 +386,7 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
     return false;
   }
   run.timing.hide_launch_latency = !latency_off;
+  run.sweep.every_choice = true;
   check_run_options(vm, run);
   require_not_empty(vm, "best");
   if (vm.count("strategy")) {
@@ -390,7 +395,7 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
   }
   if (!o.simulate.empty()) {
     for (const char* measuring : {"output", "run-id", "resume", "best", "device", "sizes", "blocks",
-                                  "dtypes", "ops", "time"}) {
+                                  "dtypes", "ops", "param", "time"}) {
       if (vm.count(measuring) && !vm[measuring].defaulted()) {
         throw InputError(std::string("--simulate replays measured rows and measures nothing: it "
                                      "cannot be combined with --") + measuring);

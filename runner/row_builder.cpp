@@ -82,6 +82,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("op", c.request.op);
   row.set("shape", format_extent(c.request.shape));
   row.set("block", format_block(c.request.block));
+  row.set("params", c.request.params);
   row.set("grid", field(result, "grid"));
   row.set("seed", std::to_string(c.request.seed));
   row.set("cache", run.cache);

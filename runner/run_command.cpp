@@ -106,6 +106,7 @@ int run_command(const std::vector<std::string>& args) {
     if (options.split && !sweep.devices.empty()) sweep.devices = {sweep.devices.front()};
     plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
   }
+  for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
   if (plan.cases.empty()) {
     throw InputError("the request plans no case (see kbench list for what the plugins take)");
   }

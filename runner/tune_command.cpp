@@ -75,7 +75,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
     }
     auto& mine = configurations[static_cast<std::size_t>(it - problems.begin())];
     if (c.outcome.empty()) {
-      mine.emplace(Configuration{row.get("block"), ""}, c);
+      mine.emplace(Configuration{row.get("block"), row.get("params")}, c);
     } else if (it->refused.empty()) {
       const auto message = c.outcome.find("message");
       it->refused = c.outcome.at("status") + (message == c.outcome.end() ? "" : ": " + message->second);

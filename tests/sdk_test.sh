@@ -20,9 +20,19 @@ grep '^valid: ' "$work/validate.txt" >/dev/null
 test "$(grep -c ',transpose,transpose/mine,.*,ok,' "$work/r.csv")" -eq 2
 test "$(grep -c ',transpose,transpose/cpu,.*,ok,' "$work/r.csv")" -eq 2
 
-# The CUDA scaffold builds too; where a GPU is present it validates with cases.
-"$kbench" new-plugin fastmm --family matmul -o "$work/fastmm" >/dev/null
-cmake -S "$work/fastmm" -B "$work/fastmm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$work/fastmm/build" >/dev/null
-"$kbench" validate "$work/fastmm/build/fastmm.so"
+# Every scaffold the SDK ships builds, host and CUDA; each validates (with cases where a GPU is
+# present for the CUDA ones).
+for scaffold in "$prefix"/include/kbench/families/templates/*.in; do
+  base=$(basename "$scaffold" .in)
+  family=${base%%.*}
+  host=""
+  [[ $base == *.host.cpp ]] && host="--host"
+  name=scaffolded_${family}${host:+_host}
+  "$kbench" new-plugin "$name" --family "$family" $host -o "$work/$name" >/dev/null
+  cmake -S "$work/$name" -B "$work/$name/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/$name/build" >/dev/null
+  "$kbench" validate "$work/$name/build/$name.so" | tee "$work/validate.txt"
+  grep -E '^valid: |no CUDA device here' "$work/validate.txt" >/dev/null
+done
+test "$(ls "$prefix"/include/kbench/families/templates/*.in | wc -l)" -eq 6
 echo "sdk: ok"

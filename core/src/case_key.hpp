@@ -12,9 +12,9 @@
 
 namespace kb {
 
-inline constexpr std::array<const char*, 10> kCaseKeyColumns = {
-    "plugin", "plugin_version", "dtype", "op", "shape", "block", "device", "seed", "cache",
-    "repetition"};
+inline constexpr std::array<const char*, 11> kCaseKeyColumns = {
+    "plugin", "plugin_version", "dtype", "op", "shape", "block", "params", "device", "seed",
+    "cache", "repetition"};
 
 class CaseKey {
  public:

@@ -16,6 +16,7 @@ kb_case CaseRequest::to_abi() const {
   c.seed = seed;
   c.device = device;
   c.verbose = verbose ? 1 : 0;
+  c.params = params.c_str();
   return c;
 }
 
@@ -26,7 +27,8 @@ Record to_record(const CaseRequest& c) {
           {"block", format_block(c.block)},
           {"seed", std::to_string(c.seed)},
           {"device", std::to_string(c.device)},
-          {"verbose", c.verbose ? "1" : "0"}};
+          {"verbose", c.verbose ? "1" : "0"},
+          {"params", c.params}};
 }
 
 CaseRequest case_from_record(const Record& r) {
@@ -38,6 +40,7 @@ CaseRequest case_from_record(const Record& r) {
   c.seed = std::stoull(r.at("seed"));
   c.device = std::stoi(r.at("device"));
   c.verbose = r.at("verbose") == "1";
+  c.params = r.at("params");
   return c;
 }
 

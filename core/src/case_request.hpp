@@ -19,8 +19,9 @@ struct CaseRequest {
   std::uint64_t seed = 0;
   int device = 0;
   bool verbose = false;
+  std::string params;  // "tile=256;vec=4" (format_params), "" when the plugin has none
 
-  kb_case to_abi() const;  // op points into this request: keep it alive while the case runs
+  kb_case to_abi() const;  // op and params point into this request: keep it alive while it runs
 };
 
 Record to_record(const CaseRequest& c);

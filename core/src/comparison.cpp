@@ -251,8 +251,12 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   std::vector<std::string> key_columns;
   switch (request.by) {
     case CompareBy::gpu:
-    case CompareBy::device: key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "cache"}; break;
-    case CompareBy::run: key_columns = {"gpu", "family", "plugin", "dtype", "op", "shape", "block", "cache"}; break;
+    case CompareBy::device:
+      key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
+      break;
+    case CompareBy::run:
+      key_columns = {"gpu", "family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
+      break;
     case CompareBy::plugin: key_columns = {"gpu", "dtype", "op", "shape", "cache"}; break;
   }
   for (std::size_t i = 0; i < all_rows.size(); ++i) {
@@ -264,7 +268,12 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
                                : request.by == CompareBy::plugin ? row.get("plugin")
                                                                  : gpus[i];
     const std::string table = request.by == CompareBy::plugin ? row.get("family") : "";
-    const std::string block = request.by == CompareBy::plugin ? row.get("block") : "";
+    // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
+    const std::string block =
+        request.by != CompareBy::plugin ? ""
+        : row.get("params").empty()     ? row.get("block")
+        : row.get("block") == "-"       ? row.get("params")
+                                        : row.get("block") + " " + row.get("params");
     auto& held = latest[table][{key, column}][block];
     const std::string& card = row.get("gpu_uuid");
     const auto found = held.find(card);

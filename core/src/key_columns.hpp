@@ -21,7 +21,7 @@ inline std::size_t key_column(const std::vector<std::string>& key_columns, const
 // with one value per key column.
 template <class Row>
 void drop_constant_keys(std::vector<std::string>& key_columns, std::vector<Row>& rows) {
-  for (const char* optional : {"gpu", "op", "cache"}) {
+  for (const char* optional : {"gpu", "op", "params", "cache"}) {
     const auto at = std::find(key_columns.begin(), key_columns.end(), optional);
     if (at == key_columns.end()) continue;
     const auto index = static_cast<std::size_t>(at - key_columns.begin());

@@ -1,10 +1,12 @@
 #include "plan.hpp"
 
 #include "input_error.hpp"
+#include "params.hpp"
 
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -139,8 +141,22 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Plug
     words.push_back(text.substr(begin, end - begin));
     start = end;
   }
+  // Parameters are the words with '=': "tile=256;vec=4" or "tile=256 vec=4".
+  std::vector<std::string> param_words;
+  words.erase(std::remove_if(words.begin(), words.end(),
+                             [&](const std::string& w) {
+                               if (w.find('=') == std::string::npos) return false;
+                               for (std::size_t at = 0; at <= w.size();) {
+                                 const auto end = std::min(w.find(';', at), w.size());
+                                 param_words.push_back(w.substr(at, end - at));
+                                 at = end + 1;
+                               }
+                               return true;
+                             }),
+              words.end());
   if (words.size() < 3 || words.size() > 5) {
-    throw InputError("malformed case '" + text + "': expected PLUGIN DTYPE SHAPE [BLOCK [OP]]");
+    throw InputError("malformed case '" + text +
+                     "': expected PLUGIN DTYPE SHAPE [BLOCK [OP]] [NAME=VALUE...]");
   }
   const auto plugin = std::find_if(plugins.begin(), plugins.end(),
                                    [&](const auto& p) { return words[0] == p->name; });
@@ -156,6 +172,20 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Plug
   r.op = operation_of(info, words.size() == 5 ? words[4] : "", text);
   r.seed = request.seed;
   r.verbose = request.verbose;
+  // Each parameter as the case names it, else its first declared value.
+  std::map<std::string, std::vector<std::string>> asked;
+  for (auto& [name, values] : parse_param_options(param_words)) {
+    if (std::none_of(info.params.begin(), info.params.end(),
+                     [&](const ParamInfo& p) { return p.name == name; })) {
+      throw InputError("case '" + text + "': " + info.name + " has no parameter '" + name + "'");
+    }
+    if (values.size() != 1) throw InputError("case '" + text + "': one value of " + name);
+    asked[name] = values;
+  }
+  for (const ParamInfo& p : info.params) {
+    if (!asked.count(p.name)) asked[p.name] = {p.values.front()};
+  }
+  r.params = format_params(param_combinations(info, asked).front());
   Block block;
   if (!(info.flags & KB_FLAG_OWN_LAUNCH_SHAPE)) {
     if (words.size() < 4 || words[3] == "-") {
@@ -211,6 +241,26 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
     return plan;
   }
   const auto requested_ops = requested_operations(plugins, request.ops);
+  const auto asked = parse_param_options(request.params);
+  for (const auto& [name, values] : asked) {
+    std::string without;
+    for (const auto& plugin : plugins) {
+      if (std::none_of(plugin->params.begin(), plugin->params.end(),
+                       [&](const ParamInfo& p) { return p.name == name; })) {
+        without += (without.empty() ? "" : ", ") + plugin->name;
+      }
+    }
+    if (without.size() > 0 && std::none_of(plugins.begin(), plugins.end(), [&](const auto& p) {
+          return std::any_of(p->params.begin(), p->params.end(),
+                             [&](const ParamInfo& param) { return param.name == name; });
+        })) {
+      throw InputError("--param " + name + ": no plugin selected has a parameter '" + name +
+                       "' (see kbench list)");
+    }
+    if (!without.empty()) {
+      plan.notes.push_back("--param " + name + " does not apply to " + without);
+    }
+  }
   for (const auto& plugin : plugins) {
     const PluginInfo& info = *plugin;
     const FamilySweep sweep = family_sweep(info.family, request, families);
@@ -230,20 +280,30 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 ops.end());
     }
 
+    // A tune searches every value a parameter may take, a sweep only its declared defaults.
+    auto values = asked;
+    if (request.every_choice) {
+      for (const ParamInfo& param : info.params) {
+        if (!param.choices.empty()) values.emplace(param.name, param.choices);
+      }
+    }
+    const auto combinations = param_combinations(info, values);
     for (int device : devices_of(info, request)) {
       for (kb_dtype dtype : dtypes) {
         for (const auto& op : ops) {
           for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
-            CaseRequest r;
-            r.dtype = dtype, r.op = op, r.shape = sweep.sizes[i], r.seed = request.seed;
-            r.device = device, r.verbose = request.verbose;
-            std::vector<Block> blocks = sweep.blocks;
-            if (info.flags & KB_FLAG_OWN_LAUNCH_SHAPE) {
-              blocks = {Block{}};
-            } else if (request.zip) {
-              blocks = {sweep.blocks[sweep.blocks.size() == 1 ? 0 : i]};
+            for (const auto& params : combinations) {
+              CaseRequest r;
+              r.dtype = dtype, r.op = op, r.shape = sweep.sizes[i], r.seed = request.seed;
+              r.device = device, r.verbose = request.verbose, r.params = format_params(params);
+              std::vector<Block> blocks = sweep.blocks;
+              if (info.flags & KB_FLAG_OWN_LAUNCH_SHAPE) {
+                blocks = {Block{}};
+              } else if (request.zip) {
+                blocks = {sweep.blocks[sweep.blocks.size() == 1 ? 0 : i]};
+              }
+              plan_size(plan, plugin, r, blocks, probe);
             }
-            plan_size(plan, plugin, r, blocks, probe);
           }
         }
       }
@@ -284,6 +344,7 @@ std::string describe_case(const PlannedCase& c) {
   std::string text = c.plugin->name + " " + dtype_name(c.request.dtype);
   if (!c.request.op.empty()) text += " " + c.request.op;
   text += " " + format_extent(c.request.shape) + " " + format_block(c.request.block);
+  if (!c.request.params.empty()) text += " " + c.request.params;
   if (c.request.device >= 0) text += " device " + std::to_string(c.request.device);
   if (c.repetition > 0) text += " repetition " + std::to_string(c.repetition);
   return text;

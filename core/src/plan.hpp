@@ -23,6 +23,9 @@ struct SweepRequest {
   bool verbose = false;
   bool zip = false;                       // sizes[i] with blocks[i], not the cross product
   std::vector<std::string> cases;         // explicit "PLUGIN DTYPE SHAPE [BLOCK [OP]]" cases
+  std::vector<std::string> params;        // --param NAME=V1,V2, each name once
+  bool every_choice = false;              // a parameter --param does not name takes each of its
+                                          // choices, not only its declared values (tune)
 };
 
 struct PlannedCase {
@@ -37,6 +40,8 @@ struct PlannedCase {
 
 struct Plan {
   std::vector<PlannedCase> cases;
+  std::vector<std::string> notes;  // what the user should know of the plan (a --param that
+                                   // applies to some plugins only)
 };
 
 // Plugins matching the families and globs; an InputError names a family or glob that matched

@@ -62,8 +62,9 @@ PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) 
     info.family_info = family;
   }
   for (std::uint32_t i = 0; plugin.params != nullptr && i < plugin.param_count && i < 64; ++i) {
-    ParamInfo param{text(plugin.params[i].name), text(plugin.params[i].description), {}};
+    ParamInfo param{text(plugin.params[i].name), text(plugin.params[i].description), {}, {}};
     param.values = split_list(text(plugin.params[i].values));
+    param.choices = split_list(text(plugin.params[i].choices));
     info.params.push_back(param);
   }
   return info;
@@ -103,12 +104,21 @@ std::string check_family_and_params(const PluginInfo& info) {
       if (info.params[j].name == p.name) return "parameter '" + p.name + "' declared twice";
     }
     if (p.values.empty()) return "parameter '" + p.name + "' has no values";
-    for (std::size_t v = 0; v < p.values.size(); ++v) {
-      if (p.values[v].empty() || p.values[v].find_first_of(";= \t") != std::string::npos) {
-        return "parameter '" + p.name + "': value '" + p.values[v] + "' is empty or holds ';', '=' or a space";
+    for (const auto* list : {&p.values, &p.choices}) {
+      for (std::size_t v = 0; v < list->size(); ++v) {
+        const std::string& value = (*list)[v];
+        if (value.empty() || value.find_first_of(";= \t") != std::string::npos) {
+          return "parameter '" + p.name + "': value '" + value +
+                 "' is empty or holds ';', '=' or a space";
+        }
+        if (std::count(list->begin(), list->begin() + v, value)) {
+          return "parameter '" + p.name + "' lists '" + value + "' twice";
+        }
       }
-      if (std::count(p.values.begin(), p.values.begin() + v, p.values[v])) {
-        return "parameter '" + p.name + "' lists '" + p.values[v] + "' twice";
+    }
+    for (const auto& value : p.values) {
+      if (!p.choices.empty() && std::count(p.choices.begin(), p.choices.end(), value) == 0) {
+        return "parameter '" + p.name + "': value '" + value + "' is not among its choices";
       }
     }
   }
@@ -135,10 +145,14 @@ Record to_record(const PluginInfo& info) {
   }
   for (std::size_t i = 0; i < info.params.size(); ++i) {
     const std::string at = "param." + std::to_string(i) + ".";
-    std::string values;
-    for (const auto& v : info.params[i].values) values += (values.empty() ? "" : ",") + v;
+    const auto joined = [](const std::vector<std::string>& items) {
+      std::string text;
+      for (const auto& item : items) text += (text.empty() ? "" : ",") + item;
+      return text;
+    };
     r[at + "name"] = info.params[i].name;
-    r[at + "values"] = values;
+    r[at + "values"] = joined(info.params[i].values);
+    r[at + "choices"] = joined(info.params[i].choices);
     r[at + "description"] = info.params[i].description;
   }
   return r;
@@ -167,8 +181,8 @@ PluginInfo plugin_info_from_record(const Record& r) {
   const auto count = std::stoul(r.at("params"));
   for (std::size_t i = 0; i < count; ++i) {
     const std::string at = "param." + std::to_string(i) + ".";
-    info.params.push_back(
-        {r.at(at + "name"), r.at(at + "description"), split_list(r.at(at + "values"))});
+    info.params.push_back({r.at(at + "name"), r.at(at + "description"),
+                           split_list(r.at(at + "values")), split_list(r.at(at + "choices"))});
   }
   return info;
 }

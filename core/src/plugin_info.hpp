@@ -25,7 +25,8 @@ struct FamilyInfo {
 // A copy of a kb_param, its values split.
 struct ParamInfo {
   std::string name, description;
-  std::vector<std::string> values;
+  std::vector<std::string> values;   // a plain sweep's
+  std::vector<std::string> choices;  // what --param may ask for; empty: any value
 };
 
 struct PluginInfo {

@@ -19,8 +19,8 @@ namespace kb {
 namespace {
 
 using Key = std::vector<std::string>;
-const std::vector<std::string> kKeyColumns = {"gpu",   "family", "plugin", "dtype",
-                                              "op",    "shape",  "block",  "cache"};
+const std::vector<std::string> kKeyColumns = {"gpu",   "family", "plugin", "dtype", "op",
+                                              "shape", "block",  "params", "cache"};
 
 // The indices of each case's rows on one side.
 using RowsOfCase = std::map<Key, std::vector<std::size_t>, NaturalKeyLess>;

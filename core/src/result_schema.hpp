@@ -9,12 +9,12 @@
 
 namespace kb {
 
-inline constexpr std::array<const char*, 56> kResultColumns = {
+inline constexpr std::array<const char*, 57> kResultColumns = {
     "timestamp_utc", "run_id", "host", "kbench_version",
     "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "l2_bytes", "mem_bus_bits",
     "mem_clock_mhz", "theoretical_gbps", "copy_gbps", "driver_version", "runtime_version",
-    "device", "family", "plugin", "plugin_version", "dtype", "op", "shape", "block", "grid",
-    "seed", "cache", "repetition", "status", "message", "samples", "median_us", "min_us", "mean_us",
+    "device", "family", "plugin", "plugin_version", "dtype", "op", "shape", "block", "params",
+    "grid", "seed", "cache", "repetition", "status", "message", "samples", "median_us", "min_us", "mean_us",
     "stddev_us", "noise", "settled", "timing", "sample_launches", "batch_us", "host_us", "gbps",
     "gflops", "peak", "fraction_of_peak", "max_rel_error", "tolerance", "bytes", "flops",
     "metrics", "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w", "gb_per_j",

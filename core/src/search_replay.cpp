@@ -21,7 +21,7 @@ double median_of(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-Configuration configuration_of(const ResultRow& row) { return {row.get("block"), ""}; }
+Configuration configuration_of(const ResultRow& row) { return {row.get("block"), row.get("params")}; }
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "case_spec.hpp"
 #include "input_error.hpp"
 #include "natural_order.hpp"
+#include "params.hpp"
 
 #include <algorithm>
 #include <map>
@@ -22,11 +23,11 @@ bool block_less(const std::string& a, const std::string& b) {
 // The values each axis takes, in axis order.
 std::vector<SearchAxis> axes_of(const std::vector<Configuration>& configurations) {
   std::vector<SearchAxis> axes{{"block", {}}};
-  const auto names = split_params(configurations.front().params);
+  const auto names = parse_params(configurations.front().params);
   for (const auto& [name, value] : names) axes.push_back({name, {}});
   for (const auto& c : configurations) {
     axes[0].values.push_back(c.block);
-    const auto params = split_params(c.params);
+    const auto params = parse_params(c.params);
     const bool same_names =
         params.size() == names.size() &&
         std::equal(params.begin(), params.end(), names.begin(),
@@ -56,28 +57,13 @@ std::size_t index_on(const SearchAxis& axis, const std::string& value) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> split_params(const std::string& cell) {
-  std::vector<std::pair<std::string, std::string>> params;
-  for (std::size_t start = 0; start < cell.size();) {
-    const auto end = std::min(cell.find(';', start), cell.size());
-    const std::string item = cell.substr(start, end - start);
-    start = end + 1;
-    const auto equals = item.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == item.size()) {
-      throw InputError("malformed parameters '" + cell + "': expected name=value;name=value");
-    }
-    params.emplace_back(item.substr(0, equals), item.substr(equals + 1));
-  }
-  return params;
-}
-
 SearchSpace::SearchSpace(const std::vector<Configuration>& configurations) {
   if (configurations.empty()) return;
   axes_ = axes_of(configurations);
   std::map<std::vector<std::size_t>, Configuration> by_point;
   for (const auto& c : configurations) {
     std::vector<std::size_t> point{index_on(axes_[0], c.block)};
-    const auto params = split_params(c.params);
+    const auto params = parse_params(c.params);
     for (std::size_t i = 0; i < params.size(); ++i) {
       point.push_back(index_on(axes_[i + 1], params[i].second));
     }

@@ -56,7 +56,4 @@ class SearchSpace {
   std::vector<std::vector<std::size_t>> neighbours_;
 };
 
-// "tile=64;vec=2" -> {{"tile", "64"}, {"vec", "2"}}; an InputError names a malformed cell.
-std::vector<std::pair<std::string, std::string>> split_params(const std::string& cell);
-
 }  // namespace kb

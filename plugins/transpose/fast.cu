@@ -9,11 +9,31 @@
 
 namespace {
 
+// The width of the tile on the input side is the knob (tile_bytes: 16-byte chunks per input row
+// times 16); the default is the 512 bytes measured best.
+constexpr kb_param kParams[] = {
+    {"tile_bytes", "512", "128,256,512", "bytes of an input row one tile reads (16 per chunk)"}};
+
 template <typename T>
-struct Fast : TiledTranspose<T, /*kChunksPerRow=*/32> {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
-    TiledTranspose<T, 32>::launch(p, launch, "transpose/fast");
+struct Fast {
+  Fast(const kb::transpose::Problem<T>&, const kb::Params& params)
+      : tile_bytes(params.get_int("tile_bytes", 512)) {}
+
+  void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) const {
+    switch (tile_bytes) {
+      case 128: return TiledTranspose<T, 8>::launch(p, launch, "transpose/fast");
+      case 256: return TiledTranspose<T, 16>::launch(p, launch, "transpose/fast");
+      case 512: return TiledTranspose<T, 32>::launch(p, launch, "transpose/fast");
+    }
+    throw kb::Error(KB_UNSUPPORTED, "tile_bytes=" + std::to_string(tile_bytes) +
+                                        ": transpose/fast takes 128, 256 or 512");
   }
+
+  const long long tile_bytes;
+  // Each allows its kernels the shared memory they need, once per case.
+  TiledTranspose<T, 8> narrow;
+  TiledTranspose<T, 16> middle;
+  TiledTranspose<T, 32> wide;
 };
 
 }  // namespace
@@ -21,5 +41,5 @@ struct Fast : TiledTranspose<T, /*kChunksPerRow=*/32> {
 KBENCH_PLUGIN(kb::transpose::Problem, Fast, kb::AllDTypes,
               {"transpose/fast", "3",
                "512-byte x 512-byte tile (128x128 4-byte, 64x64 float64), 16-byte loads/stores, "
-               "swizzled shared tile, register transposes",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})
+               "swizzled shared tile, register transposes; tile_bytes narrows the input side",
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, "", nullptr, kb::ParamList(kParams)})

@@ -39,7 +39,7 @@ TEST(IsolationGpu, CudaFaultsBecomeRowsAndTheSweepGoesOn) {
 TEST(IsolationGpu, ListShowsTheArchitecturesAPluginWasBuiltFor) {
   const auto run = kbtest::kbench({"list", "--plugins", kbtest::test_plugin_dir("faulty_cuda")});
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.output.find("| gpu_testing/wrong_arch | cuda | int32 |  | own | 1 | sm_80 |"),
+  EXPECT_NE(run.output.find("| gpu_testing/wrong_arch | cuda | int32 |  | own |  | 1 | sm_80 |"),
             std::string::npos)
       << run.output;
 }

@@ -19,6 +19,7 @@ namespace {
 
 struct State {
   std::vector<int> in, out;
+  int scale = 2;  // KBT_FAULT "params": the case's parameter scale; else 2
 };
 
 volatile int* null_pointer = nullptr;
@@ -52,6 +53,11 @@ int accepts(const kb_case* c, kb_message* why) {
     std::snprintf(why->text, sizeof why->text, "at most 10^6 elements");
     return 0;
   }
+  // A constraint on the parameters, as a tuned plugin declares one.
+  if (KBT_IS("params") && std::strcmp(c->params, "scale=4") == 0 && c->shape[0] > 500) {
+    std::snprintf(why->text, sizeof why->text, "scale=4 takes at most 500 elements");
+    return 0;
+  }
   return 1;
 }
 
@@ -70,6 +76,7 @@ kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) 
     return KB_OOM;
   }
   auto* s = new State;
+  if (KBT_IS("params")) s->scale = std::atoi(std::strchr(c->params, '=') + 1);
   s->in.resize(static_cast<std::size_t>(c->shape[0]));
   for (std::size_t i = 0; i < s->in.size(); ++i) s->in[i] = static_cast<int>((i * 7 + c->seed) % 1000) + 1;
   s->out.resize(s->in.size());
@@ -97,7 +104,7 @@ kb_status launch(void* state, void*, kb_launch_config*, kb_message* msg) {
     return KB_ERROR;
   }
   auto* s = static_cast<State*>(state);
-  for (std::size_t i = 0; i < s->in.size(); ++i) s->out[i] = 2 * s->in[i];
+  for (std::size_t i = 0; i < s->in.size(); ++i) s->out[i] = s->scale * s->in[i];
   return KB_OK;
 }
 
@@ -111,7 +118,7 @@ kb_status verify(void* state, kb_verification* result, kb_message* msg) {
   result->passed = 1;
   result->checked = s->in.size();
   for (std::size_t i = 0; i < s->in.size(); ++i) {
-    const int expected = KBT_IS("verify_wrong") ? 3 * s->in[i] : 2 * s->in[i];
+    const int expected = KBT_IS("verify_wrong") ? 3 * s->in[i] : s->scale * s->in[i];
     if (s->out[i] != expected) result->passed = 0, result->max_rel_error = 1.0;
   }
   std::snprintf(result->metrics, sizeof result->metrics, "elements=%zu", s->in.size());
@@ -127,8 +134,9 @@ void teardown(void* state) { delete static_cast<State*>(state); }
 // A family of rank 5, and a parameter whose name has a space and one whose value repeats.
 constexpr kb_family kBadFamily = {"testing", 5, "a,b,c,d,e", "10", "", "int32", "10", "",
                                   "time", ""};
-constexpr kb_param kBadParams[] = {{"bad name", "1,2", "a space in the name"},
-                                   {"vec", "1,2,1", "a repeated value"}};
+constexpr kb_param kBadParams[] = {{"bad name", "1,2", "", "a space in the name"},
+                                   {"vec", "1,2,1", "", "a repeated value"}};
+constexpr kb_param kScaleParam[] = {{"scale", "2,3", "2,3,4", "out = scale * in"}};
 
 KernelPlugin make_descriptor() {
   KernelPlugin p{};
@@ -153,6 +161,7 @@ KernelPlugin make_descriptor() {
   if (KBT_IS("abi_v1")) p.abi_version = 1, p.struct_size = KB_PLUGIN_SIZE_V1;
   if (KBT_IS("family_bad")) p.family_info = &kBadFamily;
   if (KBT_IS("param_bad")) p.params = kBadParams, p.param_count = 2;
+  if (KBT_IS("params")) p.params = kScaleParam, p.param_count = 1;
   if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
   if (KBT_IS("null_hook")) p.launch = nullptr;
   if (KBT_IS("bad_name")) p.name = "no_slash";

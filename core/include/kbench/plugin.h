@@ -114,7 +114,9 @@ typedef struct kb_family {
 /* A knob of a plugin, swept like sizes and blocks: every case has one value of each. */
 typedef struct kb_param {
   const char* name;        /* letters, digits and '_': "tile" */
-  const char* values;      /* the values a plain sweep takes, comma-separated: "256,512" */
+  const char* values;      /* the values a plain sweep takes, comma-separated: "512" */
+  const char* choices;     /* every value --param may ask for: "128,256,512"; "" when any value
+                              goes (accepts() then refuses those it cannot take) */
   const char* description; /* one line */
 } kb_param;
 

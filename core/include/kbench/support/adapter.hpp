@@ -8,7 +8,8 @@
 // A strategy is `template <typename T> struct S` with
 //     void launch(const Problem<T>&, kb::Launcher&);        // may be static
 // and, when it needs state of its own (a library handle, scratch space), a constructor taking
-// `const Problem<T>&`; and, when the family's check must know something only the strategy knows
+// `const Problem<T>&` — or `(const Problem<T>&, const kb::Params&)` when it has parameters
+// (Metadata::params), whose values for the case it then reads; and, when the family's check must know something only the strategy knows
 // (the precision it computes in), `kb_verification verify(const Problem<T>&)`, which then replaces
 // Problem::verify. The data type of the case picks T: float, double, std::int32_t, or
 // kb::NoData for families without data; the plugin names the ones it supports as a kb::DTypes list,
@@ -18,6 +19,7 @@
 #include <kbench/plugin.h>
 #include <kbench/support/error.hpp>
 #include <kbench/support/launch.hpp>
+#include <kbench/support/params.hpp>
 
 #include <cuda_runtime_api.h>
 
@@ -137,7 +139,7 @@ template <template <typename> class Problem, template <typename> class Strategy,
 class BoundCase final : public CaseState {
  public:
   BoundCase(const kb_case& c, kb_device_kind where, kb_work& work)
-      : problem_(c, where, work), strategy_(make_strategy()) {}
+      : problem_(c, where, work), strategy_(make_strategy(Params(c.params))) {}
 
   void poison(cudaStream_t stream) override { problem_.poison(stream); }
   void launch(Launcher& launcher) override { strategy_.launch(problem_, launcher); }
@@ -160,8 +162,10 @@ class BoundCase final : public CaseState {
     return false;
   }
 
-  Strategy<T> make_strategy() {
-    if constexpr (std::is_constructible_v<Strategy<T>, const Problem<T>&>) {
+  Strategy<T> make_strategy(const Params& params) {
+    if constexpr (std::is_constructible_v<Strategy<T>, const Problem<T>&, const Params&>) {
+      return Strategy<T>(problem_, params);
+    } else if constexpr (std::is_constructible_v<Strategy<T>, const Problem<T>&>) {
       return Strategy<T>(problem_);
     } else {
       return Strategy<T>();
