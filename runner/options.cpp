@@ -301,7 +301,10 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
        "measure every case N times: N passes over the plan, each case in a fresh worker each "
        "time (the spread between them is what kbench compare's verdicts weigh)")
-      ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
+      ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file")
+      ("best", po::value(&o.best_file),
+       "run each plugin at the configuration kbench tune found best in this file, for the shapes "
+       "it has (with --sizes: those sizes, untuned ones at the defaults)");
   po::options_description all;
   all.add(sweep)
       .add(problem_options(o.sweep))
@@ -316,6 +319,15 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   }
   o.timing.hide_launch_latency = !latency_off;
   check_run_options(vm, o);
+  require_not_empty(vm, "best");
+  if (vm.count("best")) {
+    for (const char* fixed : {"blocks", "param", "case", "zip"}) {
+      if (vm.count(fixed) && !vm[fixed].defaulted()) {
+        throw InputError(std::string("--best fixes each problem's block and parameters: it cannot "
+                                     "be combined with --") + fixed);
+      }
+    }
+  }
   return true;
 }
 

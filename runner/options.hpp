@@ -26,6 +26,7 @@ struct RunOptions {
   std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
   int repetitions = 1;       // passes over the plan, each case in a fresh worker each time
   std::string samples_out;   // CSV file receiving every sample
+  std::string best_file;     // run each problem at its configuration in this file (kbench tune's)
 };
 
 // What `kbench tune` searches and how (docs/tuning.md).

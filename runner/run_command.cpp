@@ -5,6 +5,7 @@
 // cannot be written, the case not recorded and the resume command.
 #include "commands.hpp"
 
+#include "best_configs.hpp"
 #include "case_executor.hpp"
 #include "case_key.hpp"
 #include "case_queue.hpp"
@@ -14,6 +15,7 @@
 #include "interruption.hpp"
 #include "loader.hpp"
 #include "options.hpp"
+#include "plan_tuned.hpp"
 #include "plugin_probe.hpp"
 #include "plugin_selection.hpp"
 #include "results_store.hpp"
@@ -88,6 +90,10 @@ int run_command(const std::vector<std::string>& args) {
   std::string why_no_device;
   const int device_count = cuda_device_count(&why_no_device);
   options.sweep.devices = parse_devices(options.devices, device_count);
+  // Read before any plugin is loaded: a malformed file is refused at once.
+  const std::optional<BestConfigs> best =
+      options.best_file.empty() ? std::nullopt
+                                : std::optional<BestConfigs>(BestConfigs::read(options.best_file));
 
   Plan plan;
   std::size_t plugins = 0;
@@ -104,7 +110,17 @@ int run_command(const std::vector<std::string>& args) {
     // --split plans each case once; the devices then share it out as they go (see CaseQueue).
     SweepRequest sweep = options.sweep;
     if (options.split && !sweep.devices.empty()) sweep.devices = {sweep.devices.front()};
-    plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
+    if (best) {
+      std::map<int, GpuModelCells> models;
+      for (int device : device_count > 0 ? sweep.devices : std::vector<int>{}) {
+        const DeviceInfo info = query_device(device);
+        models[device] = {info.name, compute_capability(info)};
+      }
+      plan = plan_tuned(selection.runnable, sweep, selection.families, *best, options.best_file,
+                        models, probe);
+    } else {
+      plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
+    }
   }
   for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
   if (plan.cases.empty()) {

@@ -42,7 +42,9 @@ void SweepReport::finished(const ResultRow& row, const Record& result) {
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(planned_) + "] " +
                      row.get("plugin") + " " + row.get("dtype") +
                      (row.get("op").empty() ? "" : " " + row.get("op")) + " " + row.get("shape") +
-                     " " + row.get("block") + ": " + row.get("status");
+                     " " + row.get("block") +
+                     (row.get("params").empty() ? "" : " " + row.get("params")) + ": " +
+                     row.get("status");
   if (!row.get("median_us").empty()) line += " " + row.get("median_us") + " us";
   if (!row.get("gbps").empty()) line += " " + row.get("gbps") + " GB/s";
   if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
