@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <boost/filesystem/operations.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -128,6 +129,10 @@ void BestConfigs::merge(const BestConfig& entry) {
 }
 
 void merge_best_configs(const std::string& path, const std::vector<BestConfig>& entries) {
+  // As a results file's: a folder not yet made is made (a failure shows at the lock's open).
+  const auto parent = boost::filesystem::path(path).parent_path();
+  boost::system::error_code ignored;
+  if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
   const MergeLock lock(path);
   BestConfigs configs = BestConfigs::read(path);
   for (const auto& entry : entries) configs.merge(entry);
