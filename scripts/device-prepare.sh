@@ -10,4 +10,14 @@ mkdir -p .device
 # CMakeFiles/Export holds the CMake package `cmake --install` copies (the SDK test needs it).
 rsync -a --include 'CMakeFiles/Export/***' --exclude '*.o' --exclude 'CMakeFiles/*/' \
   build-device/ .device/build-device/
+# The scan family (examples/out_of_tree_family/scan), built against the installed SDK as a user
+# outside kbench would: `scripts/gpu-check.sh abi2` runs it with its CUB baseline.
+rm -rf .device/sdk-prefix .device/scan
+cmake --install build-device --prefix "$PWD/.device/sdk-prefix" >/dev/null
+cmake -S examples/out_of_tree_family/scan -B build-scan -DCMAKE_PREFIX_PATH="$PWD/.device/sdk-prefix" \
+      -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake --build build-scan -j"$(nproc)" >/dev/null
+mkdir -p .device/scan/templates
+cp build-scan/*.so .device/scan/ && cp build-scan/templates/* .device/scan/templates/
+rm -rf .device/sdk-prefix
 du -sh .device

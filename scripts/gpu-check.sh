@@ -5,7 +5,9 @@
 #   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
-# energy windows of matmul/cublas 4096^3 beside the board's power limit. `gate` (not in `all`; about 4 minutes):
+# energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
+# types, transpose/fast's tile_bytes swept, the scan family from outside (scripts/device-prepare.sh
+# builds it into .device/scan). `gate` (not in `all`; about 4 minutes):
 # `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
 # plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
 # issue 14 asks for.
@@ -96,6 +98,24 @@ if [ "$mode" = energy ] || [ "$mode" = all ]; then
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { printf "%s: %s us, %s W, %s J per launch, %s GFLOP/J (%s)\n", $c["run_id"], $c["median_us"],
       $c["power_w"], $c["energy_j"], $c["gflop_per_j"], $c["message"] }' "$out/energy.csv"
+fi
+
+if [ "$mode" = abi2 ] || [ "$mode" = all ]; then
+  echo "== 16- and 8-bit types: transpose/copy and the naive transpose"
+  "$kbench" run --plugin transpose/copy --plugin transpose/naive_row --blocks 32x8 \
+    --sizes 2048,8192 --dtypes float32,float16,bfloat16,int8 --output "$out/abi2.csv" \
+    --run-id small-types "$@" 2>/dev/null | grep -E "^\| transpose/|cases:"
+  echo "== transpose/fast's tile_bytes swept; the best per size (compare --by plugin)"
+  "$kbench" run --plugin transpose/fast --plugin transpose/copy --param tile_bytes=128,256,512 \
+    --sizes 2048,8192,8192x4096 --dtypes float32,float64 --output "$out/abi2.csv" \
+    --run-id fast-tiles "$@" 2>/dev/null | grep "cases:"
+  "$kbench" compare "$out/abi2.csv" --by run --plugin transpose/fast --family transpose | head -40
+  "$kbench" report "$out/abi2.csv" -o "$out/abi2-report" >/dev/null && \
+    sed -n '/^## transpose/,/^!\[/p' "$out/abi2-report/report.md" | head -30
+  echo "== the scan family from outside (.device/scan), its CUB baseline and blocked's items"
+  "$kbench" run --plugins .device/scan --family scan --param items=1,2,4,8 \
+    --output "$out/abi2.csv" --run-id scan "$@" 2>/dev/null | grep -E "^\| scan/|cases:"
+  "$kbench" compare "$out/abi2.csv" --by plugin --family scan --baseline cub --metric gbps
 fi
 
 if [ "$mode" = ncu ] || [ "$mode" = all ]; then

@@ -17,4 +17,18 @@ if nvidia-smi -L >/dev/null 2>&1; then
 else
   grep -q 'no CUDA device found.*skipping the CUDA plugins: example/saxpy' "$work/out.txt"
 fi
+
+# The same source built against the ABI version 1 header it was written for: a true version 1
+# plugin, which this kbench (version 2) still loads and runs.
+cmake -S "$source_dir/examples/out_of_tree" -B "$work/v1" \
+      -DKBENCH_INCLUDE_DIR="$source_dir/tests/abi_v1" >/dev/null
+cmake --build "$work/v1" >/dev/null
+"$kbench" list --plugins "$work/v1" | grep '| example/saxpy | cuda | float32 |' >/dev/null
+"$kbench" run --plugins "$work/v1" --plugin example/saxpy --sizes 1000,2^20 \
+              --max-time 0.05 --output "$work/v1.csv" >"$work/v1.txt" 2>&1
+if nvidia-smi -L >/dev/null 2>&1; then
+  test "$(grep -c ',example/saxpy,.*,ok,' "$work/v1.csv")" -eq 2
+else
+  grep -q 'no CUDA device found.*skipping the CUDA plugins: example/saxpy' "$work/v1.txt"
+fi
 echo "out-of-tree plugin: ok"

@@ -1,5 +1,5 @@
 // The host loop seed 003 checks its GPU versions against: one pass in order, accumulated in
-// double for floats and in int64 for int32.
+// double for floats and in int64 for integers.
 #include <kbench/families/reduce.hpp>
 
 #include <limits>
@@ -16,18 +16,20 @@ struct Cpu {
   static void launch(const Problem<T>& p, kb::Launcher&) {
     const T* in = p.in();
     Wide sum = 0;
-    for (std::int64_t i = 0; i < p.n; ++i) sum += term(p.op, static_cast<Wide>(in[i]));
+    for (std::int64_t i = 0; i < p.n; ++i) {
+      sum += term(p.op, static_cast<Wide>(static_cast<Result<T>>(in[i])));
+    }
     *p.out() = static_cast<Result<T>>(sum);
   }
 
-  // n - 1 additions in double, then one rounding to T: in units of T's rounding,
-  // 1 + (n - 1) u_double / u_T.
+  // n - 1 additions in double, then one rounding to the result's type R: in units of R's
+  // rounding, 1 + (n - 1) u_double / u_R.
   static kb_verification verify(const Problem<T>& p) {
     if constexpr (std::is_integral_v<T>) {
       return p.verify();
     } else {
       const double ratio =
-          std::numeric_limits<double>::epsilon() / std::numeric_limits<T>::epsilon();
+          std::numeric_limits<double>::epsilon() / std::numeric_limits<Result<T>>::epsilon();
       return p.verify(1.0 + static_cast<double>(p.n - 1) * ratio);
     }
   }
@@ -35,7 +37,7 @@ struct Cpu {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Cpu, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, Cpu, kb::reduce::DTypesOfAnySize,
               {"reduce/cpu", "1",
                "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
                KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})

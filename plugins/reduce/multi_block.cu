@@ -47,7 +47,7 @@ struct MultiBlock {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, MultiBlock, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, MultiBlock, kb::reduce::DTypesOfAnySize,
               {"reduce/multi_block", "1",
                "strided over a grid; thread 0 adds each block, the host adds the blocks "
                "(seed 003 versions 3.0-4.0)",

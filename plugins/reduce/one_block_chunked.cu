@@ -33,7 +33,7 @@ struct OneBlockChunked {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, OneBlockChunked, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, OneBlockChunked, kb::reduce::DTypesOfAnySize,
               {"reduce/one_block_chunked", "1",
                "one block, a contiguous chunk per thread: uncoalesced (seed 003 version 1.0)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})

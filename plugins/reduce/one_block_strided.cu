@@ -21,7 +21,7 @@ struct OneBlockStrided {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, OneBlockStrided, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, OneBlockStrided, kb::reduce::DTypesOfAnySize,
               {"reduce/one_block_strided", "1",
                "one block striding by its size: coalesced (seed 003 version 2.0)", KB_DEVICE_CUDA,
                KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})

@@ -36,7 +36,7 @@ struct SingleThread {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, SingleThread, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, SingleThread, kb::reduce::DTypesOfAnySize,
               {"reduce/single_thread", "1",
                "one GPU thread adds all n in order, <<<1,1>>> (seed 003 first version)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,

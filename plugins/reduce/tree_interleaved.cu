@@ -30,7 +30,7 @@ struct Strategy : GridReduce<T> {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_interleaved", "1",
                "shared-memory tree, interleaved pairs picked by a mask: divergent warps, bank "
                "conflicts (seed 003 version 5.0)",

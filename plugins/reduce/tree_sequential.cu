@@ -29,7 +29,7 @@ struct Strategy : GridReduce<T> {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_sequential", "1",
                "shared-memory tree, sequential addressing: no divergence within warps, no bank "
                "conflicts (seed 003)",

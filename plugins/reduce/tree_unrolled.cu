@@ -41,7 +41,7 @@ struct Strategy : GridReduce<T> {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_unrolled", "1",
                "sequential tree unrolled for a compile-time block size (seed 003 last version)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,

@@ -16,7 +16,7 @@ struct Strategy : GridReduce<T> {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::AllDTypes,
+KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/warp_shuffle", "1",
                "warp shuffles instead of a shared-memory tree; shared memory only between warps",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,

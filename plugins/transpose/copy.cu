@@ -18,7 +18,7 @@ struct Copy {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Copy, kb::AllDTypes,
+KBENCH_PLUGIN(kb::transpose::Problem, Copy, kb::EveryDType,
               {"transpose/copy", "1",
                "cudaMemcpyAsync device-to-device of the same bytes: the family's ceiling",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})

@@ -16,7 +16,7 @@ struct Cpu {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Cpu, kb::AllDTypes,
+KBENCH_PLUGIN(kb::transpose::Problem, Cpu, kb::EveryDType,
               {"transpose/cpu", "1", "host CPU, serial row-by-row loop (seed 000/004 baseline)",
                KB_DEVICE_HOST,
                KB_FLAG_OWN_LAUNCH_SHAPE})

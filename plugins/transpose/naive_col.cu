@@ -21,7 +21,7 @@ struct NaiveCol {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, NaiveCol, kb::AllDTypes,
+KBENCH_PLUGIN(kb::transpose::Problem, NaiveCol, kb::EveryDType,
               {"transpose/naive_col", "1",
                "one thread per element; strided reads, coalesced writes (seed 002 per element)",
                KB_DEVICE_CUDA, 0, "",

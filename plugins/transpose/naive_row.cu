@@ -21,7 +21,7 @@ struct NaiveRow {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, NaiveRow, kb::AllDTypes,
+KBENCH_PLUGIN(kb::transpose::Problem, NaiveRow, kb::EveryDType,
               {"transpose/naive_row", "1",
                "one thread per element; coalesced reads, strided writes (seed 000 global)",
                KB_DEVICE_CUDA, 0, "",

@@ -146,4 +146,26 @@ TEST(ReduceGpu, Seed003PresetRunsEveryVersion) {
   EXPECT_EQ(plugins.size(), 11u) << run.output;  // every plugin but the float-only reduce/kahan
 }
 
+// float16 and bfloat16 accumulate in float32, int8 in int64: every plugin that takes them
+// verifies against the reference of the rounded inputs.
+TEST(ReduceGpu, SixteenAndEightBitTypesVerify) {
+  KBTEST_REQUIRE_GPU();
+  const kbtest::Run run = kbtest::kbench(
+      {"run", "--family", "reduce", "--sizes", "1000,100003,2^20", "--blocks", "256",
+       "--dtypes", "float16,bfloat16,int8", "--ops", "sum,sumsq", "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> ok_plugins;
+  for (const auto& row : run.rows) {
+    if (row.at("status") == "unsupported") continue;  // fast, cub, kahan: not these types
+    EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << " " << row.at("dtype") << " "
+                                      << row.at("op") << " " << row.at("shape") << ": "
+                                      << row.at("message");
+    ok_plugins.insert(row.at("plugin"));
+  }
+  for (const char* plugin : {"reduce/tree_unrolled", "reduce/warp_shuffle", "reduce/single_thread",
+                             "reduce/multi_block", "reduce/cpu"}) {
+    EXPECT_TRUE(ok_plugins.count(plugin)) << plugin;
+  }
+}
+
 }  // namespace

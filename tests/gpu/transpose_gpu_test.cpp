@@ -120,4 +120,45 @@ TEST(TransposeGpu, Seed004PresetRunsExact) {
   }
 }
 
+// The 16- and 8-bit types move bits like any other: exact wherever a plugin takes them (the
+// copy, the host loop and the naive kernels), refused with the reason elsewhere.
+TEST(TransposeGpu, SixteenAndEightBitTypesAreExactWhereTaken) {
+  KBTEST_REQUIRE_GPU();
+  const std::set<std::string> taking = {"transpose/cpu", "transpose/naive_row",
+                                        "transpose/naive_col", "transpose/copy"};
+  const kbtest::Run run = kbtest::kbench(
+      {"run", "--family", "transpose", "--sizes", "33x31,1111x113,1024x1028", "--blocks", "32x8",
+       "--dtypes", "float16,bfloat16,int8", "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> ok_plugins;
+  for (const auto& row : run.rows) {
+    const bool taken = taking.count(row.at("plugin")) > 0;
+    EXPECT_EQ(row.at("status"), taken ? "ok" : "unsupported")
+        << row.at("plugin") << " " << row.at("dtype") << ": " << row.at("message");
+    if (row.at("status") == "ok") {
+      EXPECT_EQ(row.at("max_rel_error"), "0");
+      ok_plugins.insert(row.at("plugin"));
+    }
+  }
+  EXPECT_EQ(ok_plugins, taking);
+}
+
+// transpose/fast's knob: every tile width exact on every kind of edge.
+TEST(TransposeGpu, FastIsExactAtEveryTileWidth) {
+  KBTEST_REQUIRE_GPU();
+  const kbtest::Run run = kbtest::kbench(
+      {"run", "--plugin", "transpose/fast", "--param", "tile_bytes=128,256,512", "--sizes",
+       "1x4097,33x31,1111x113,2x6,68x132,1024x1028", "--dtypes", join(kDtypes), "--max-time",
+       "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 3u * 6 * 3);
+  std::set<std::string> widths;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("params") << " " << row.at("dtype") << " "
+                                      << row.at("shape") << ": " << row.at("message");
+    widths.insert(row.at("params"));
+  }
+  EXPECT_EQ(widths, (std::set<std::string>{"tile_bytes=128", "tile_bytes=256", "tile_bytes=512"}));
+}
+
 }  // namespace

@@ -133,7 +133,8 @@ TEST(RunCommand, ReadsOptionsFromAConfigFileWithTheCommandLineWinning) {
 TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
   const auto run = kbench({"list", "--plugins", kbtest::test_plugin_dir("loader")});
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.output.find("| transpose/cpu | host | float32,float64,int32 |"), std::string::npos)
+  EXPECT_NE(run.output.find("| transpose/cpu | host | float32,float64,int32,float16,bfloat16,int8 |"),
+            std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos);
   EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 3"), std::string::npos);
@@ -264,6 +265,36 @@ TEST(RunCommand, APlainCPluginWhoseVerifyPassesNothingIsAFailedVerification) {
   EXPECT_EQ(by_plugin["plain_c/passed_zero"].at("status"), "verify_failed");
   EXPECT_EQ(by_plugin["plain_c/passed_zero"].at("message"),
             "verification failed: verify returned KB_OK with passed = 0");
+}
+
+TEST(RunCommand, SixteenAndEightBitTypesVerifyAndCountTheirOwnBytes) {
+  const auto run = kbench({"run", "--case", "transpose/cpu float16 1111x113",
+                           "--case", "transpose/cpu bfloat16 1111x113",
+                           "--case", "transpose/cpu int8 1111x113",
+                           "--case", "reduce/cpu float16 125543 - sum",
+                           "--case", "reduce/cpu float16 125543 - sumsq",
+                           "--case", "reduce/cpu bfloat16 125543 - sum",
+                           "--case", "reduce/cpu bfloat16 125543 - sumsq",
+                           "--case", "reduce/cpu int8 125543 - sum",
+                           "--case", "reduce/cpu int8 125543 - sumsq", "--max-time", "0.02"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  int transposes = 0, reductions = 0;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << " " << row.at("dtype") << ": "
+                                      << row.at("message");
+    const double element = row.at("dtype") == "int8" ? 1 : 2;
+    if (row.at("plugin") == "transpose/cpu") {
+      ++transposes;
+      EXPECT_EQ(std::stod(row.at("bytes")), 2 * 1111 * 113 * element);
+      EXPECT_EQ(row.at("max_rel_error"), "0");
+    } else {
+      ++reductions;
+      // 16-bit floats accumulate in float32: held to float32's rounding, not their own.
+      if (row.at("dtype") != "int8") EXPECT_LT(std::stod(row.at("tolerance")), 1e-6);
+    }
+  }
+  EXPECT_EQ(transposes, 3);
+  EXPECT_EQ(reductions, 6);
 }
 
 }  // namespace

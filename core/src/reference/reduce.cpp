@@ -66,7 +66,7 @@ Reference reference(const T* x, std::int64_t n, Op op) {
     const auto sum_chunk = [=](std::size_t begin, std::size_t end) {
       CompensatedSum chunk;
       for (std::size_t i = begin; i < end; ++i) {
-        const long double t = term(op, static_cast<long double>(x[i]));
+        const long double t = term(op, static_cast<long double>(static_cast<Result<T>>(x[i])));
         chunk.add(t);
         chunk.scale += std::fabs(t);
       }
@@ -84,6 +84,9 @@ Reference reference(const T* x, std::int64_t n, Op op) {
 template Reference reference<float>(const float*, std::int64_t, Op);
 template Reference reference<double>(const double*, std::int64_t, Op);
 template Reference reference<std::int32_t>(const std::int32_t*, std::int64_t, Op);
+template Reference reference<__half>(const __half*, std::int64_t, Op);
+template Reference reference<__nv_bfloat16>(const __nv_bfloat16*, std::int64_t, Op);
+template Reference reference<std::int8_t>(const std::int8_t*, std::int64_t, Op);
 
 kb_verification check(long double got, const Reference& expected, double tolerance, double depth) {
   kb_verification result{};

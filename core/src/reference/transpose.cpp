@@ -48,17 +48,17 @@ kb_verification compare_transposed(const T* out, std::size_t first, std::size_t 
   return ExactCheck::fold(chunks, count);
 }
 
-template void reference<float>(const float*, float*, std::int64_t, std::int64_t);
-template void reference<double>(const double*, double*, std::int64_t, std::int64_t);
-template void reference<std::int32_t>(const std::int32_t*, std::int32_t*, std::int64_t,
-                                      std::int64_t);
-template kb_verification compare_transposed<float>(const float*, std::size_t, std::size_t,
-                                                   const float*, std::int64_t, std::int64_t);
-template kb_verification compare_transposed<double>(const double*, std::size_t, std::size_t,
-                                                    const double*, std::int64_t, std::int64_t);
-template kb_verification compare_transposed<std::int32_t>(const std::int32_t*, std::size_t,
-                                                          std::size_t, const std::int32_t*,
-                                                          std::int64_t, std::int64_t);
+#define KB_TRANSPOSE_TYPE(T)                                                                  \
+  template void reference<T>(const T*, T*, std::int64_t, std::int64_t);                      \
+  template kb_verification compare_transposed<T>(const T*, std::size_t, std::size_t, const T*, \
+                                                 std::int64_t, std::int64_t);
+KB_TRANSPOSE_TYPE(float)
+KB_TRANSPOSE_TYPE(double)
+KB_TRANSPOSE_TYPE(std::int32_t)
+KB_TRANSPOSE_TYPE(__half)
+KB_TRANSPOSE_TYPE(__nv_bfloat16)
+KB_TRANSPOSE_TYPE(std::int8_t)
+#undef KB_TRANSPOSE_TYPE
 
 namespace {
 

@@ -1,7 +1,8 @@
 // The reduce family: one number from n, their sum or their sum of squares (seed 003).
 // Shape {n}; block = threads per block (x only), {0,0,0} for plugins that choose their own launch;
 // op = kb_case.op, "sum" or "sumsq" (every plugin lists both). int32 is accumulated and returned
-// in int64, so it is exact and cannot overflow (2^28 squares of |x| <= 100 need 42 bits); float32
+// in int64, so it is exact and cannot overflow (2^28 squares of |x| <= 100 need 42 bits; int8
+// likewise); float16 and bfloat16 are accumulated in float32; float32
 // and float64 are accumulated as each strategy does and checked against a compensated long double
 // reference under a tolerance that grows with the strategy's summation depth (tolerance() below,
 // docs/families/reduce.md).
@@ -32,9 +33,15 @@ inline constexpr const char* kOps = "sum,sumsq";  // KernelPlugin.ops of every r
 // "sum" or "sumsq"; anything else throws KB_UNSUPPORTED.
 Op parse_op(const char* text);
 
-// What a strategy accumulates in and writes: int64 for int32 inputs, T otherwise.
+// What a strategy accumulates in and writes: int64 for integer inputs (int32, int8), float for
+// float16 and bfloat16 (their own precision would stagnate after a few hundred terms), T
+// otherwise.
 template <typename T>
-using Result = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+using Result = std::conditional_t<std::is_integral_v<T>, std::int64_t,
+                                  std::conditional_t<std::is_floating_point_v<T>, T, float>>;
+
+// The data types a reduce plugin whose kernel only reads T and accumulates in Result<T> takes.
+using DTypesOfAnySize = DTypes<float, double, std::int32_t, __half, __nv_bfloat16, std::int8_t>;
 
 // The term element x adds, already converted to the accumulator type. The op is a kernel
 // argument, not a template parameter: the branch is uniform over the grid and costs nothing a
@@ -81,7 +88,8 @@ double tolerance(double depth) {
   if constexpr (std::is_integral_v<T>) {
     return 0.0;
   } else {
-    const double u = std::numeric_limits<T>::epsilon() / 2;
+    // The inputs are exact in the reference; only the accumulation rounds.
+    const double u = std::numeric_limits<Result<T>>::epsilon() / 2;
     const double bound = 2.0 * u * (depth + 2.0);
     return bound < 1.0 ? bound : 1.0;
   }

@@ -11,8 +11,8 @@
 // `const Problem<T>&` — or `(const Problem<T>&, const kb::Params&)` when it has parameters
 // (Metadata::params), whose values for the case it then reads; and, when the family's check must know something only the strategy knows
 // (the precision it computes in), `kb_verification verify(const Problem<T>&)`, which then replaces
-// Problem::verify. The data type of the case picks T: float, double, std::int32_t, or
-// kb::NoData for families without data; the plugin names the ones it supports as a kb::DTypes list,
+// Problem::verify. The data type of the case picks T: float, double, std::int32_t, __half,
+// __nv_bfloat16, std::int8_t, or kb::NoData for families without data; the plugin names the ones it supports as a kb::DTypes list,
 // so only those are instantiated (a cuBLAS strategy has no int32 version to compile).
 #pragma once
 
@@ -21,6 +21,8 @@
 #include <kbench/support/launch.hpp>
 #include <kbench/support/params.hpp>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -39,6 +41,9 @@ template <typename... T>
 struct DTypes {};
 using AllDTypes = DTypes<float, double, std::int32_t>;
 using FloatDTypes = DTypes<float, double>;
+using HalfDTypes = DTypes<__half, __nv_bfloat16>;
+// Every data type of the ABI, for plugins that only move bits (a copy, a transpose).
+using EveryDType = DTypes<float, double, std::int32_t, __half, __nv_bfloat16, std::int8_t>;
 using NoDTypes = DTypes<NoData>;
 
 template <typename T>
@@ -46,8 +51,12 @@ constexpr kb_dtype dtype_of() {
   if constexpr (std::is_same_v<T, float>) return KB_DTYPE_F32;
   else if constexpr (std::is_same_v<T, double>) return KB_DTYPE_F64;
   else if constexpr (std::is_same_v<T, std::int32_t>) return KB_DTYPE_I32;
+  else if constexpr (std::is_same_v<T, __half>) return KB_DTYPE_F16;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return KB_DTYPE_BF16;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return KB_DTYPE_I8;
   else {
-    static_assert(std::is_same_v<T, NoData>, "data types are float, double, std::int32_t, NoData");
+    static_assert(std::is_same_v<T, NoData>, "data types are float, double, std::int32_t, "
+                                             "__half, __nv_bfloat16, std::int8_t, NoData");
     return KB_DTYPE_NONE;
   }
 }

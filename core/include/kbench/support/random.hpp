@@ -5,6 +5,9 @@
 #include <kbench/support/host_vector.hpp>
 #include <kbench/support/parallel.hpp>
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -25,7 +28,15 @@ constexpr std::uint64_t random_bits(std::uint64_t seed, std::uint64_t stream,
   return mix64(mix64(seed ^ mix64(stream)) + index);
 }
 
-// Floating point: uniform in [-1, 1). Integers: uniform in [int_low, int_high]. Filled on all host
+// A floating-point type of the ABI, the 16-bit ones included (std::is_floating_point knows only
+// the built-in ones).
+template <typename T>
+inline constexpr bool is_float_like_v = std::is_floating_point_v<T> ||
+                                        std::is_same_v<T, __half> ||
+                                        std::is_same_v<T, __nv_bfloat16>;
+
+// Floating point: uniform in [-1, 1), rounded to T. Integers: uniform in [int_low, int_high]
+// (reduced modulo T's range where that is narrower, as for int8). Filled on all host
 // threads; each element depends on its index alone, so the thread count cannot change it.
 template <typename T>
 HostVector<T> random_vector(std::size_t count, std::uint64_t seed, std::uint64_t stream,
@@ -35,9 +46,13 @@ HostVector<T> random_vector(std::size_t count, std::uint64_t seed, std::uint64_t
   parallel_for(count, kHostGrain, [=](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       const std::uint64_t bits = random_bits(seed, stream, i);
-      if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (is_float_like_v<T>) {
         const double unit = static_cast<double>(bits >> 11) * 0x1.0p-53;
-        out[i] = static_cast<T>(2.0 * unit - 1.0);
+        if constexpr (std::is_floating_point_v<T>) {
+          out[i] = static_cast<T>(2.0 * unit - 1.0);
+        } else {
+          out[i] = T(static_cast<float>(2.0 * unit - 1.0));  // the 16-bit types round from float
+        }
       } else {
         const std::uint64_t span = static_cast<std::uint64_t>(int_high - int_low) + 1;
         out[i] = static_cast<T>(int_low + static_cast<std::int64_t>(bits % span));
