@@ -339,7 +339,8 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
       ("help,h", "show this help")
       ("config", po::value<std::string>(), "read these options from an INI-style file")
       ("plugin", po::value(&run.sweep.plugin_globs)->composing(),
-       "tune the plugins whose name matches this glob (repeatable; needed but with --simulate)")
+       "tune the plugins whose name matches this glob (repeatable; with --simulate: replay only "
+       "their rows)")
       ("strategy", po::value<std::vector<std::string>>()->composing(),
        "exhaustive, random, greedy or anneal (default exhaustive; with --simulate, a list: "
        "default all)")

@@ -15,7 +15,9 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
   PluginSelection selection{{}, FamilyTable(discovery.plugins)};
-  for (const auto& warning : selection.families.warnings()) std::cerr << "kbench: " << warning << "\n";
+  for (const auto& warning : selection.families.warnings()) {
+    std::cerr << "kbench: " << warning << "\n";
+  }
   const auto selected = select_plugins(discovery.plugins, sweep.families, sweep.plugin_globs);
   std::string skipped;
   for (const auto& p : selected) {

@@ -52,7 +52,8 @@ std::string fixed(double value, int decimals) {
 
 // One problem: a plugin's configurations for one data type, operation and shape on one device.
 struct Problem {
-  BestKey key;                     // its GPU cells still empty: known once a case has run
+  BestKey key;  // its GPU cells still empty: known once a case has run
+  int device = -1;
   std::vector<PlannedCase> cases;  // by point of `space`
   SearchSpace space{{}};
   std::string refused;  // why no configuration can run, when none can
@@ -66,10 +67,10 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
     const ResultRow row = build_row(context, c, nullptr, 0, {});
     const BestKey key = best_key(row);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
-      return p.key == key && p.cases.front().request.device == c.request.device;
+      return p.key == key && p.device == c.request.device;
     });
     if (it == problems.end()) {
-      problems.push_back({key, {c}, SearchSpace({}), ""});
+      problems.push_back({key, c.request.device, {}, SearchSpace({}), ""});
       configurations.emplace_back();
       it = problems.end() - 1;
     }
@@ -78,7 +79,8 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
       mine.emplace(Configuration{row.get("block"), row.get("params")}, c);
     } else if (it->refused.empty()) {
       const auto message = c.outcome.find("message");
-      it->refused = c.outcome.at("status") + (message == c.outcome.end() ? "" : ": " + message->second);
+      it->refused =
+          c.outcome.at("status") + (message == c.outcome.end() ? "" : ": " + message->second);
     }
   }
   for (std::size_t i = 0; i < problems.size(); ++i) {
@@ -86,7 +88,6 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
     std::vector<Configuration> listed;
     for (const auto& [configuration, c] : configurations[i]) listed.push_back(configuration);
     p.space = SearchSpace(listed);
-    p.cases.clear();
     for (std::size_t point = 0; point < p.space.size(); ++point) {
       p.cases.push_back(configurations[i].at(p.space.configuration(point)));
     }
@@ -103,6 +104,42 @@ struct Tuned {
   std::size_t found_at = 0;         // the evaluation (from 1) that found it
   bool complete = false;            // false: the tune stopped during this search
 };
+
+// Searches one problem: each configuration the strategy picks is read back from `measured` (the
+// rows of a resumed run id) or run by `executor` and written. A tune stopped meanwhile
+// (interrupted, or a row not written) leaves the search incomplete.
+Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const TuneOptions& options,
+                     SharedRun& shared, CaseExecutor& executor,
+                     const std::map<CaseKey, ResultRow>& measured) {
+  Tuned t{&p, std::vector<std::optional<ResultRow>>(p.space.size()), 0, {}, 0, false};
+  const auto objective = [&](std::size_t point) -> Cost {
+    const PlannedCase& c = p.cases[point];
+    if (const auto it = measured.find(key_of(shared, c)); it != measured.end()) {
+      shared.report.skipped_resumed();
+      t.rows[point] = it->second;
+    } else {
+      if (shared.stopped()) throw TuneStopped{};
+      shared.report.started(describe_case(c));
+      t.rows[point] = executor.execute(c);
+      if (!t.rows[point]) throw TuneStopped{};
+    }
+    return cost_of(*t.rows[point]);
+  };
+  Search search(p.space, objective, {options.budget, options.seconds});
+  SearchRng rng = search_rng(options.seed, p.key.problem());
+  try {
+    strategy.run(search, rng);
+    t.complete = true;
+  } catch (const TuneStopped&) {
+    // What the search measured before it stopped is in the CSV; --resume reads it back.
+  }
+  t.evaluations = search.trace().size();
+  if (const auto best = search.best()) {
+    t.best = search.trace()[*best].point;
+    t.found_at = *best + 1;
+  }
+  return t;
+}
 
 // The least ok median in the CSV of the problem of `best` — same GPU model, plugin version,
 // inputs and cache, any configuration and any run — for the distance of a tune's best from it.
@@ -125,7 +162,8 @@ void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRow>& 
                       2);
   for (const auto& t : tuned) {
     const Problem& p = *t.problem;
-    const std::string evaluations = std::to_string(t.evaluations) + (t.complete ? "" : " (stopped)");
+    const std::string evaluations =
+        std::to_string(t.evaluations) + (t.complete ? "" : " (stopped)");
     if (!t.best) {
       table.add_row({p.key.problem(), "none ok", "", "", evaluations,
                      std::to_string(p.space.size()), "", ""});
@@ -175,7 +213,7 @@ int simulate(const TuneOptions& options) {
   for (const auto* s : strategies) header.push_back(s->name);
   MarkdownTable table(header, 2);
   std::vector<double> share(strategies.size(), 0);  // summed over the problems: evaluations / size
-  std::vector<std::size_t> third(strategies.size(), 0), missed(strategies.size(), 0);
+  std::vector<std::size_t> third(strategies.size(), 0);
   for (const auto& measured : spaces) {
     std::vector<std::string> cells = {measured.problem, measured.where,
                                       std::to_string(measured.space.size())};
@@ -184,13 +222,11 @@ int simulate(const TuneOptions& options) {
                                            options.seed, options.seeds, options.within);
       if (outcome.reached == 0) {
         cells.push_back("never");
-        ++missed[i];
         continue;
       }
       std::string cell = fixed(outcome.mean_evaluations, 1);
       if (outcome.reached < outcome.searches) {
         cell += " (" + std::to_string(outcome.searches - outcome.reached) + " missed)";
-        ++missed[i];
       }
       cells.push_back(cell);
       const double size = static_cast<double>(measured.space.size());
@@ -247,8 +283,9 @@ int tune_command(const std::vector<std::string>& args) {
       std::cerr << "kbench: nothing to tune\n";
       return kExitOk;
     }
-    problems = problems_of(plan_sweep(selection.runnable, run.sweep, selection.families, probe),
-                           context);
+    const Plan plan = plan_sweep(selection.runnable, run.sweep, selection.families, probe);
+    for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
+    problems = problems_of(plan, context);
   }
   if (interrupted()) {
     std::cerr << "kbench: interrupted while planning; nothing was run\n";
@@ -260,7 +297,8 @@ int tune_command(const std::vector<std::string>& args) {
   if (!run.run_id.empty()) run_lock.emplace(run.output, run.run_id, "");
   const std::string resume = resume_command("tune", args, context.run_id, !run.run_id.empty());
   const std::string last_words =
-      "kbench: interrupted twice; the case in flight was abandoned. Resume with:\n  " + resume + "\n";
+      "kbench: interrupted twice; the case in flight was abandoned. Resume with:\n  " + resume +
+      "\n";
   set_last_words(last_words.c_str());
 
   std::size_t planned = 0;
@@ -274,7 +312,9 @@ int tune_command(const std::vector<std::string>& args) {
   std::map<CaseKey, ResultRow> measured;
   if (!run.run_id.empty()) {
     for (auto& row : read_results(run.output)) {
-      if (row.get("run_id") == context.run_id) measured.emplace(CaseKey(row, false), std::move(row));
+      if (row.get("run_id") == context.run_id) {
+        measured.emplace(CaseKey(row, false), std::move(row));
+      }
     }
     std::size_t repeated = 0, configurations = 0;
     for (const auto& p : problems) {
@@ -304,40 +344,15 @@ int tune_command(const std::vector<std::string>& args) {
         continue;
       }
       if (shared.stopped()) break;
-      Tuned t{&p, std::vector<std::optional<ResultRow>>(p.space.size()), 0, {}, 0, false};
-      const auto objective = [&](std::size_t point) -> Cost {
-        const PlannedCase& c = p.cases[point];
-        if (const auto it = measured.find(key_of(shared, c)); it != measured.end()) {
-          report.skipped_resumed();
-          t.rows[point] = it->second;
-        } else {
-          if (shared.stopped()) throw TuneStopped{};
-          report.started(describe_case(c));
-          t.rows[point] = executor.execute(c);
-          if (!t.rows[point]) throw TuneStopped{};
-        }
-        return cost_of(*t.rows[point]);
-      };
-      Search search(p.space, objective, {options.budget, options.seconds});
-      SearchRng rng = search_rng(options.seed, p.key.problem());
-      try {
-        strategy.run(search, rng);
-        t.complete = true;
-      } catch (const TuneStopped&) {
-      }
-      t.evaluations = search.trace().size();
-      if (const auto best = search.best()) {
-        t.best = search.trace()[*best].point;
-        t.found_at = *best + 1;
-      }
-      tuned.push_back(std::move(t));
+      tuned.push_back(search_problem(p, strategy, options, shared, executor, measured));
       if (!tuned.back().complete) break;
     }
   }
   report.close(SweepReport::CaseTable::hidden);
   print_tuned(tuned, read_results(run.output));
   if (!shared.write_error.empty()) {
-    std::cerr << "kbench: " << shared.write_error << "; not recorded: " << shared.not_recorded.front()
+    std::cerr << "kbench: " << shared.write_error
+              << "; not recorded: " << shared.not_recorded.front()
               << ". Make room, then resume with:\n  " << resume << "\n";
     return kExitWriteFailed;
   }

@@ -47,8 +47,10 @@ Json to_json(const BestConfig& e) {
 BestConfig from_json(const Json& j) {
   const auto text = [&](const char* field) { return j.at(field).get<std::string>(); };
   BestConfig e;
-  e.key = {text("gpu_name"), text("compute_capability"), text("plugin"), text("plugin_version"),
-           text("dtype"),    text("op"),                 text("shape")};
+  e.key = {text("gpu_name"), text("compute_capability"),
+           text("plugin"),   text("plugin_version"),
+           text("dtype"),    text("op"),
+           text("shape")};
   e.configuration = {text("block"), text("params")};
   e.median_us = j.at("median_us").get<double>();
   e.run_id = text("run_id");
@@ -87,8 +89,10 @@ class MergeLock {
 }  // namespace
 
 BestKey best_key(const ResultRow& row) {
-  return {row.get("gpu_name"), row.get("compute_capability"), row.get("plugin"),
-          row.get("plugin_version"), row.get("dtype"), row.get("op"), row.get("shape")};
+  return {row.get("gpu_name"), row.get("compute_capability"),
+          row.get("plugin"),   row.get("plugin_version"),
+          row.get("dtype"),    row.get("op"),
+          row.get("shape")};
 }
 
 BestConfigs BestConfigs::read(const std::string& path) {
@@ -118,9 +122,8 @@ const BestConfig* BestConfigs::find(const BestKey& key) const {
 }
 
 void BestConfigs::merge(const BestConfig& entry) {
-  const auto it =
-      std::lower_bound(entries_.begin(), entries_.end(), entry.key,
-                       [](const BestConfig& e, const BestKey& k) { return e.key < k; });
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), entry.key,
+                                   [](const BestConfig& e, const BestKey& k) { return e.key < k; });
   if (it != entries_.end() && it->key == entry.key) {
     *it = entry;
   } else {

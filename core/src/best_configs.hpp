@@ -38,13 +38,13 @@ BestKey best_key(const ResultRow& row);
 struct BestConfig {
   BestKey key;
   Configuration configuration;
-  double median_us = 0;        // its median in the tune that chose it
-  std::string run_id;          // that tune's rows in the CSV
-  std::string strategy;        // how it was found,
-  std::uint64_t seed = 0;      //   with which seed,
-  std::size_t evaluations = 0; //   after how many evaluations
-  std::size_t space = 0;       //   of how many configurations
-  std::string tuned_utc;       // when
+  double median_us = 0;         // its median in the tune that chose it
+  std::string run_id;           // that tune's rows in the CSV
+  std::string strategy;         // how it was found,
+  std::uint64_t seed = 0;       //   with which seed,
+  std::size_t evaluations = 0;  //   after how many evaluations
+  std::size_t space = 0;        //   of how many configurations
+  std::string tuned_utc;        // when
 };
 
 class BestConfigs {

@@ -17,8 +17,8 @@ GpuModelCells model_of(int device, const std::map<int, GpuModelCells>& models) {
 BestKey key_of(const PluginInfo& plugin, const CaseRequest& r,
                const std::map<int, GpuModelCells>& models) {
   const GpuModelCells gpu = model_of(r.device, models);
-  return {gpu.name,           gpu.compute_capability, plugin.name, plugin.version,
-          dtype_name(r.dtype), r.op,                   format_extent(r.shape)};
+  return {gpu.name, gpu.compute_capability, plugin.name, plugin.version, dtype_name(r.dtype),
+          r.op,     format_extent(r.shape)};
 }
 
 // The entry's parameters name the plugin's, in its order.
@@ -36,7 +36,8 @@ CaseRequest tuned_request(const PluginInfo& plugin, const BestConfig& entry, int
   r.dtype = plugin.dtypes == KB_DTYPE_NONE ? KB_DTYPE_NONE : parse_dtypes(entry.key.dtype).front();
   r.op = entry.key.op;
   r.shape = parse_sizes(entry.key.shape).front();
-  r.block = entry.configuration.block == "-" ? Block{} : parse_blocks(entry.configuration.block).front();
+  r.block =
+      entry.configuration.block == "-" ? Block{} : parse_blocks(entry.configuration.block).front();
   r.params = entry.configuration.params;
   r.seed = request.seed;
   r.device = device;
@@ -51,16 +52,17 @@ std::string where(int device, const std::map<int, GpuModelCells>& models) {
 }  // namespace
 
 Plan plan_tuned(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                const SweepRequest& request, const FamilyTable& families,
-                const BestConfigs& best, const std::string& file,
-                const std::map<int, GpuModelCells>& models, PluginProbe& probe) {
+                const SweepRequest& request, const FamilyTable& families, const BestConfigs& best,
+                const std::string& file, const std::map<int, GpuModelCells>& models,
+                PluginProbe& probe) {
   const auto tuned = [&](const PluginInfo& plugin, const BestKey& key) -> const BestConfig* {
     const BestConfig* entry = best.find(key);
     return entry != nullptr && names_its_params(plugin, *entry) ? entry : nullptr;
   };
   Plan plan;
   if (request.sizes.empty()) {
-    const auto dtypes = request.dtypes.empty() ? std::vector<kb_dtype>{} : parse_dtypes(request.dtypes);
+    const auto dtypes =
+        request.dtypes.empty() ? std::vector<kb_dtype>{} : parse_dtypes(request.dtypes);
     const auto ops = request.ops.empty() ? std::vector<std::string>{}
                                          : split_user_list(request.ops, "operation");
     for (const auto& plugin : plugins) {

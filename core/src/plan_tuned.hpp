@@ -25,8 +25,8 @@ struct GpuModelCells {
 // (tuned before the plugin changed them) counts as absent. `models`: the GPU model of each CUDA
 // device of the request; host plugins look up entries without a GPU.
 Plan plan_tuned(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                const SweepRequest& request, const FamilyTable& families,
-                const BestConfigs& best, const std::string& file,
-                const std::map<int, GpuModelCells>& models, PluginProbe& probe);
+                const SweepRequest& request, const FamilyTable& families, const BestConfigs& best,
+                const std::string& file, const std::map<int, GpuModelCells>& models,
+                PluginProbe& probe);
 
 }  // namespace kb

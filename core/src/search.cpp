@@ -1,6 +1,7 @@
 #include "search.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <stdexcept>
 
 namespace kb {
@@ -11,6 +12,10 @@ std::size_t pick(SearchRng& rng, std::size_t count) {
 }
 
 double uniform(SearchRng& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+void shuffle(std::vector<std::size_t>& items, SearchRng& rng) {
+  for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[pick(rng, i)]);
+}
 
 SearchRng search_rng(std::uint64_t seed, const std::string& what) {
   std::uint64_t hash = 14695981039346656037ull;  // FNV-1a

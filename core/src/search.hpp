@@ -23,6 +23,8 @@ namespace kb {
 using SearchRng = std::mt19937_64;
 std::size_t pick(SearchRng& rng, std::size_t count);  // uniform in [0, count)
 double uniform(SearchRng& rng);                       // uniform in [0, 1)
+// Fisher-Yates with these draws: std::shuffle's sequence differs between libraries.
+void shuffle(std::vector<std::size_t>& items, SearchRng& rng);
 // A generator for one search: from the user's seed and what is searched (a case's description),
 // so each shape of one tune draws its own numbers, the same in a resumed tune.
 SearchRng search_rng(std::uint64_t seed, const std::string& what);

@@ -1,6 +1,5 @@
 #include "search_strategy.hpp"
 
-#include <utility>
 #include <vector>
 
 namespace kb {
@@ -14,7 +13,7 @@ void search_greedy(Search& search, SearchRng& rng) {
     // A bad start has nowhere to climb from: restart. Each climb ends, as every move is faster.
     while (cost && !search.done()) {
       std::vector<std::size_t> around = search.space().neighbours(at);
-      for (std::size_t i = around.size(); i > 1; --i) std::swap(around[i - 1], around[pick(rng, i)]);
+      shuffle(around, rng);
       bool moved = false;
       for (std::size_t next : around) {
         if (search.done()) break;

@@ -12,8 +12,9 @@ namespace {
 
 // The cells that make rows one problem; the configuration's cells (block, params) and the
 // repetition are what vary within it.
-constexpr const char* kProblemColumns[] = {"run_id", "gpu_name", "device",  "plugin", "plugin_version",
-                                           "dtype",  "op",       "shape",   "seed",   "cache"};
+constexpr const char* kProblemColumns[] = {"run_id",         "gpu_name", "device", "plugin",
+                                           "plugin_version", "dtype",    "op",     "shape",
+                                           "seed",           "cache"};
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -21,7 +22,9 @@ double median_of(std::vector<double> values) {
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-Configuration configuration_of(const ResultRow& row) { return {row.get("block"), row.get("params")}; }
+Configuration configuration_of(const ResultRow& row) {
+  return {row.get("block"), row.get("params")};
+}
 
 }  // namespace
 
@@ -47,8 +50,8 @@ std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows) {
       const auto& medians = configurations.at(space.configuration(p));
       measured.costs.push_back(medians.empty() ? Cost{} : Cost{median_of(medians)});
       if (medians.empty()) continue;
-      measured.optimum = any_ok ? std::min(measured.optimum, *measured.costs.back())
-                                : *measured.costs.back();
+      measured.optimum =
+          any_ok ? std::min(measured.optimum, *measured.costs.back()) : *measured.costs.back();
       any_ok = true;
     }
     if (space.size() < 2 || !any_ok) continue;
@@ -67,8 +70,8 @@ ReplayOutcome replay(const MeasuredSpace& measured, const SearchStrategy& strate
   ReplayOutcome outcome;
   double evaluations = 0;
   for (std::size_t i = 0; i < seeds; ++i) {
-    Search search(measured.space, [&](std::size_t point) { return measured.costs[point]; },
-                  limits);
+    Search search(
+        measured.space, [&](std::size_t point) { return measured.costs[point]; }, limits);
     // The generator of a real tune of the problem with that seed: the same costs, the same path.
     SearchRng rng = search_rng(first_seed + i, measured.problem);
     strategy.run(search, rng);

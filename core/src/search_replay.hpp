@@ -30,8 +30,8 @@ struct MeasuredSpace {
 std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows);
 
 struct ReplayOutcome {
-  std::size_t searches = 0;  // one per seed
-  std::size_t reached = 0;   // searches that came within the tolerance of the optimum
+  std::size_t searches = 0;     // one per seed
+  std::size_t reached = 0;      // searches that came within the tolerance of the optimum
   double mean_evaluations = 0;  // evaluations until then, averaged over the searches that did
 };
 

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,26 +23,9 @@ struct State {
   double spin_us;
 };
 
-// A parameter's index on its axis; -1 when the case has another value.
-template <std::size_t N>
-int index_of(const char* params, const char* name, const int (&values)[N]) {
-  const std::string text = params ? params : "";
-  const std::string key = std::string(name) + "=";
-  const auto at = text.find(key);
-  if (at == std::string::npos) return -1;
-  const int value = std::atoi(text.c_str() + at + key.size());
-  for (std::size_t i = 0; i < N; ++i) {
-    if (values[i] == value) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 model::Point point_of(const kb_case* c) {
-  int b = -1;
-  for (int i = 0; i < 5; ++i) {
-    if (c->block[0] == model::kBlockDims[i][0] && c->block[1] == model::kBlockDims[i][1]) b = i;
-  }
-  return {b, index_of(c->params, "unroll", model::kUnrolls), index_of(c->params, "vec", model::kVecs)};
+  return model::point_of(std::to_string(c->block[0]) + "x" + std::to_string(c->block[1]),
+                         c->params ? c->params : "");
 }
 
 int accepts(const kb_case* c, kb_message* why) {
@@ -62,7 +44,9 @@ int accepts(const kb_case* c, kb_message* why) {
 kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message*) {
   auto* s = new State;
   s->in.resize(static_cast<std::size_t>(c->shape[0]));
-  for (std::size_t i = 0; i < s->in.size(); ++i) s->in[i] = static_cast<int>((i * 13 + c->seed) % 977);
+  for (std::size_t i = 0; i < s->in.size(); ++i) {
+    s->in[i] = static_cast<int>((i * 13 + c->seed) % 977);
+  }
   s->out.resize(s->in.size());
   s->point = point_of(c);
   s->spin_us = model::cost_us(c->shape[0], s->point);
@@ -80,8 +64,8 @@ kb_status poison(void* state, void*, kb_message*) {
 
 kb_status launch(void* state, void*, kb_launch_config*, kb_message*) {
   auto* s = static_cast<State*>(state);
-  const auto end = std::chrono::steady_clock::now() +
-                   std::chrono::duration<double, std::micro>(s->spin_us);
+  const auto end =
+      std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(s->spin_us);
   for (std::size_t i = 0; i < s->in.size(); ++i) s->out[i] = s->in[i] + 1;
   while (std::chrono::steady_clock::now() < end) {
   }
@@ -101,8 +85,8 @@ kb_status verify(void* state, kb_verification* result, kb_message*) {
 
 void teardown(void* state) { delete static_cast<State*>(state); }
 
-constexpr kb_family kFamily = {"tuning", 1, "n", "1000", "8x8,16x8,16x16,32x8,32x16", "int32",
-                               "100", "16x16", "time", ""};
+constexpr kb_family kFamily = {"tuning", 1,     "n",     "1000", "8x8,16x8,16x16,32x8,32x16",
+                               "int32",  "100", "16x16", "time", ""};
 constexpr kb_param kParams[] = {{"unroll", "1", "1,2,4,8", "elements per thread"},
                                 {"vec", "1", "1,2", "elements per load"}};
 

@@ -8,12 +8,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace kbtest::tuning {
 
 // In the order of the space's axes: blocks by threads, then x; values naturally.
 inline constexpr const char* kBlocks[] = {"8x8", "16x8", "16x16", "32x8", "32x16"};
-inline constexpr int kBlockDims[][2] = {{8, 8}, {16, 8}, {16, 16}, {32, 8}, {32, 16}};
 inline constexpr int kUnrolls[] = {1, 2, 4, 8};
 inline constexpr int kVecs[] = {1, 2};
 inline constexpr int kConfigurations = 5 * 4 * 2;
@@ -29,6 +29,28 @@ struct Point {
 // The optimum, the local optimum, of a shape of n elements.
 inline Point global_optimum(long long n) { return n < 2000 ? Point{3, 1, 1} : Point{1, 2, 0}; }
 inline Point local_optimum(long long n) { return n < 2000 ? Point{0, 3, 0} : Point{4, 0, 1}; }
+
+// A parameter's value in a params cell ("unroll=2;vec=1"); -1 when the cell lacks it.
+inline int value_of(const std::string& params, const std::string& name) {
+  const auto at = (";" + params).find(";" + name + "=");
+  return at == std::string::npos ? -1 : std::atoi(params.c_str() + at + name.size() + 1);
+}
+
+// The point of a configuration as a row's cells ("32x8", "unroll=2;vec=1"); an index of -1 for
+// a value the model lacks.
+inline Point point_of(const std::string& block, const std::string& params) {
+  Point p{-1, -1, -1};
+  for (int b = 0; b < 5; ++b) {
+    if (block == kBlocks[b]) p.b = b;
+  }
+  for (int u = 0; u < 4; ++u) {
+    if (value_of(params, "unroll") == kUnrolls[u]) p.u = u;
+  }
+  for (int v = 0; v < 2; ++v) {
+    if (value_of(params, "vec") == kVecs[v]) p.v = v;
+  }
+  return p;
+}
 
 inline int distance(Point a, Point b) {
   return std::abs(a.b - b.b) + std::abs(a.u - b.u) + std::abs(a.v - b.v);

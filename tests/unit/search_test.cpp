@@ -26,8 +26,9 @@ std::vector<kb::Configuration> model_configurations() {
     for (int u = 3; u >= 0; --u) {
       for (int b = 0; b < 5; ++b) {
         if (model::refused(b, u)) continue;
-        configurations.push_back({model::kBlocks[b], "unroll=" + std::to_string(model::kUnrolls[u]) +
-                                                         ";vec=" + std::to_string(model::kVecs[v])});
+        configurations.push_back(
+            {model::kBlocks[b], "unroll=" + std::to_string(model::kUnrolls[u]) +
+                                    ";vec=" + std::to_string(model::kVecs[v])});
       }
     }
   }
@@ -36,15 +37,7 @@ std::vector<kb::Configuration> model_configurations() {
 
 model::Point point_of(const kb::SearchSpace& space, std::size_t point) {
   const kb::Configuration& c = space.configuration(point);
-  model::Point p{-1, -1, -1};
-  for (int b = 0; b < 5; ++b) {
-    if (c.block == model::kBlocks[b]) p.b = b;
-  }
-  for (int u = 0; u < 4; ++u) {
-    if (c.params.find("unroll=" + std::to_string(model::kUnrolls[u]) + ";") == 0) p.u = u;
-  }
-  p.v = c.params.back() == '2' ? 1 : 0;
-  return p;
+  return model::point_of(c.block, c.params);
 }
 
 kb::Search::Objective model_objective(const kb::SearchSpace& space, long long n) {
@@ -103,8 +96,11 @@ TEST(SearchSpace, NeighboursAreOneStepAlongOneAxisSteppingOverRefusedPoints) {
 
 TEST(SearchSpace, ARefusedValueInTheMiddleOfAnAxisIsSteppedOver) {
   // The plugin takes unroll 1 and 4 with 16x16, but not 2: 1 and 4 are neighbours there.
-  const kb::SearchSpace space({{"16x16", "unroll=1"}, {"16x16", "unroll=4"}, {"32x8", "unroll=1"},
-                               {"32x8", "unroll=2"}, {"32x8", "unroll=4"}});
+  const kb::SearchSpace space({{"16x16", "unroll=1"},
+                               {"16x16", "unroll=4"},
+                               {"32x8", "unroll=1"},
+                               {"32x8", "unroll=2"},
+                               {"32x8", "unroll=4"}});
   EXPECT_EQ(space.axes()[1].values, (std::vector<std::string>{"1", "2", "4"}));
   std::set<std::string> names;
   for (std::size_t n : space.neighbours(*space.find({"16x16", "unroll=1"}))) {
@@ -123,7 +119,8 @@ TEST(SearchSpace, APluginWithoutParametersHasTheBlockAxisAlone) {
 
 TEST(SearchSpace, ConfigurationsNamingOtherParametersAreRefused) {
   EXPECT_THROW(kb::SearchSpace({{"32x8", "tile=1"}, {"32x8", "vec=1"}}), kb::InputError);
-  EXPECT_THROW(kb::SearchSpace({{"32x8", "tile=1;vec=1"}, {"32x8", "vec=1;tile=2"}}), kb::InputError);
+  EXPECT_THROW(kb::SearchSpace({{"32x8", "tile=1;vec=1"}, {"32x8", "vec=1;tile=2"}}),
+               kb::InputError);
   EXPECT_THROW(kb::SearchSpace({kb::Configuration{"32x8", "tile"}}), kb::InputError);
 }
 

@@ -123,8 +123,8 @@ TEST(TuneSimulate, ABudgetTooSmallIsCountedAsMissedAndStrategiesCanBeChosen) {
   const kbtest::TempFolder folder;
   const std::string csv = folder.file("space.csv");
   write_model_space(csv);
-  const auto run = kbench({"tune", "--simulate", csv, "--strategy", "exhaustive,random",
-                           "--budget", "3", "--seeds", "5"});
+  const auto run = kbench({"tune", "--simulate", csv, "--strategy", "exhaustive,random", "--budget",
+                           "3", "--seeds", "5"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto cells = table_row(run.output, "tuning/model int32 1000");
   ASSERT_EQ(cells.size(), 5u) << run.output;  // problem, where, configurations, two strategies
@@ -134,8 +134,8 @@ TEST(TuneSimulate, ABudgetTooSmallIsCountedAsMissedAndStrategiesCanBeChosen) {
 
 TEST(TuneSimulate, OnTheCommittedH100TransposeSweeps) {
   const std::string csv = std::string(KBENCH_SOURCE_DIR) + "/results/h100.csv";
-  const auto run = kbench({"tune", "--simulate", csv, "--plugin", "transpose/naive_*", "--seeds",
-                           "10"});
+  const auto run =
+      kbench({"tune", "--simulate", csv, "--plugin", "transpose/naive_*", "--seeds", "10"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   // Each problem the file measured with several blocks, from its rows: the blocks in the space's
   // order and the first within 5% of the fastest.
@@ -144,8 +144,9 @@ TEST(TuneSimulate, OnTheCommittedH100TransposeSweeps) {
       problems;
   for (const auto& row : kb::read_results(csv)) {
     if (row.get("plugin").rfind("transpose/naive_", 0) != 0 || row.get("status") != "ok") continue;
-    problems[{row.get("run_id"), row.get("plugin"), row.get("dtype"), row.get("shape")}].emplace_back(
-        kb::parse_blocks(row.get("block")).front(), std::atof(row.get("median_us").c_str()));
+    problems[{row.get("run_id"), row.get("plugin"), row.get("dtype"), row.get("shape")}]
+        .emplace_back(kb::parse_blocks(row.get("block")).front(),
+                      std::atof(row.get("median_us").c_str()));
   }
   std::size_t checked = 0;
   for (auto& [key, measured] : problems) {
@@ -175,9 +176,9 @@ TEST(TuneSimulate, OnTheCommittedH100TransposeSweeps) {
 
 TEST(TuneSimulate, ACsvWithNothingToSearchIsRefused) {
   const kbtest::TempFolder folder;
-  const auto run = kbench({"tune", "--simulate",
-                           std::string(KBENCH_SOURCE_DIR) + "/results/h100.csv", "--plugin",
-                           "transpose/cublas"});
+  const auto run =
+      kbench({"tune", "--simulate", std::string(KBENCH_SOURCE_DIR) + "/results/h100.csv",
+              "--plugin", "transpose/cublas"});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("has two or more configurations measured, one of them ok: nothing to "
                             "simulate"),

@@ -25,45 +25,39 @@ using kbtest::kbench;
 namespace model = kbtest::tuning;
 
 model::Point point_of(const kbtest::Row& row) {
-  model::Point p{-1, -1, -1};
-  for (int b = 0; b < 5; ++b) {
-    if (row.at("block") == model::kBlocks[b]) p.b = b;
-  }
-  for (int u = 0; u < 4; ++u) {
-    if (row.at("params").rfind("unroll=" + std::to_string(model::kUnrolls[u]) + ";", 0) == 0) p.u = u;
-  }
-  for (int v = 0; v < 2; ++v) {
-    if (row.at("params") == "unroll=" + std::to_string(model::kUnrolls[std::max(p.u, 0)]) +
-                                ";vec=" + std::to_string(model::kVecs[v])) {
-      p.v = v;
-    }
-  }
-  return p;
+  return model::point_of(row.at("block"), row.at("params"));
 }
 
-std::string configuration(const kbtest::Row& row) { return row.at("block") + " " + row.at("params"); }
+std::string configuration(const kbtest::Row& row) {
+  return row.at("block") + " " + row.at("params");
+}
 
 // "block=32x8 unroll=2 vec=2", as tune's table names a point.
 std::string described(model::Point p) {
-  return std::string("block=") + model::kBlocks[p.b] + " unroll=" +
-         std::to_string(model::kUnrolls[p.u]) + " vec=" + std::to_string(model::kVecs[p.v]);
+  return std::string("block=") + model::kBlocks[p.b] +
+         " unroll=" + std::to_string(model::kUnrolls[p.u]) +
+         " vec=" + std::to_string(model::kVecs[p.v]);
 }
 
 class Tune : public ::testing::Test {
  protected:
   std::vector<std::string> tune(std::vector<std::string> extra, const std::string& sizes = "1000",
                                 const std::string& min_time = "0.005") const {
-    std::vector<std::string> args = {"tune",       "--plugins",  kbtest::test_plugin_dir("tuning"),
-                                     "--plugin",   "tuning/model", "--sizes", sizes,
-                                     "--min-time", min_time,     "--max-time", "0.05",
-                                     "--output",   csv_,         "--best",  best_};
+    std::vector<std::string> args = {
+        "tune",       "--plugins",    kbtest::test_plugin_dir("tuning"),
+        "--plugin",   "tuning/model", "--sizes",
+        sizes,        "--min-time",   min_time,
+        "--max-time", "0.05",         "--output",
+        csv_,         "--best",       best_};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
   std::vector<std::string> run_best(std::vector<std::string> extra) const {
-    std::vector<std::string> args = {"run",   "--plugins", kbtest::test_plugin_dir("tuning"),
-                                     "--plugin", "tuning/model", "--best", best_,
-                                     "--min-time", "0.005", "--max-time", "0.05"};
+    std::vector<std::string> args = {
+        "run",        "--plugins",    kbtest::test_plugin_dir("tuning"),
+        "--plugin",   "tuning/model", "--best",
+        best_,        "--min-time",   "0.005",
+        "--max-time", "0.05"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
@@ -96,17 +90,47 @@ TEST_F(Tune, ExhaustiveMeasuresEachAcceptedConfigurationOnceAndFindsTheOptimum) 
   EXPECT_NE(run.output.find("1 best configuration merged into " + best_), std::string::npos);
 }
 
+TEST_F(Tune, ParamNarrowsAParametersAxisTheOthersSpanAllTheirChoices) {
+  // vec fixed to 2 by --param; unroll, not named, spans its four choices, not its one sweep value.
+  const auto run = kbench(tune({"--param", "vec=2"}), csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 5u * 4 - 1) << run.output;  // 32x16 with unroll 8 refused
+  std::set<int> unrolls;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(point_of(row).v, 1) << row.at("params");
+    unrolls.insert(point_of(row).u);
+  }
+  EXPECT_EQ(unrolls.size(), 4u);
+}
+
 TEST_F(Tune, ABudgetBoundsEachProblemAndTheSameSeedMeasuresTheSameConfigurations) {
   // Random search does not depend on the costs measured: the same seed, the same configurations.
-  auto first = kbench(tune({"--strategy", "random", "--budget", "6", "--seed", "11"}, "1000,2000"),
-                      csv_);
+  auto first =
+      kbench(tune({"--strategy", "random", "--budget", "6", "--seed", "11"}, "1000,2000"), csv_);
   ASSERT_EQ(first.exit_code, 0) << first.output;
   ASSERT_EQ(first.rows.size(), 12u) << first.output;
   const std::string other = folder_.file("other.csv");
-  auto again = kbench({"tune", "--plugins", kbtest::test_plugin_dir("tuning"), "--plugin",
-                       "tuning/model", "--sizes", "1000,2000", "--strategy", "random", "--budget",
-                       "6", "--seed", "11", "--min-time", "0.005", "--max-time", "0.05",
-                       "--output", other, "--best", folder_.file("other.json")},
+  auto again = kbench({"tune",
+                       "--plugins",
+                       kbtest::test_plugin_dir("tuning"),
+                       "--plugin",
+                       "tuning/model",
+                       "--sizes",
+                       "1000,2000",
+                       "--strategy",
+                       "random",
+                       "--budget",
+                       "6",
+                       "--seed",
+                       "11",
+                       "--min-time",
+                       "0.005",
+                       "--max-time",
+                       "0.05",
+                       "--output",
+                       other,
+                       "--best",
+                       folder_.file("other.json")},
                       other);
   ASSERT_EQ(again.rows.size(), 12u) << again.output;
   for (std::size_t i = 0; i < 12; ++i) {
@@ -115,39 +139,42 @@ TEST_F(Tune, ABudgetBoundsEachProblemAndTheSameSeedMeasuresTheSameConfigurations
   // Greedy and annealing within their budgets too.
   for (const char* strategy : {"greedy", "anneal"}) {
     const std::string csv = folder_.file(std::string(strategy) + ".csv");
-    const auto run = kbench({"tune", "--plugins", kbtest::test_plugin_dir("tuning"), "--plugin",
-                             "tuning/model", "--sizes", "2000", "--strategy", strategy,
-                             "--budget", "15", "--min-time", "0.005", "--max-time", "0.05",
-                             "--output", csv, "--best", folder_.file("b.json")},
-                            csv);
+    const auto run =
+        kbench({"tune", "--plugins", kbtest::test_plugin_dir("tuning"), "--plugin", "tuning/model",
+                "--sizes", "2000", "--strategy", strategy, "--budget", "15", "--min-time", "0.005",
+                "--max-time", "0.05", "--output", csv, "--best", folder_.file("b.json")},
+               csv);
     EXPECT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.rows.size(), 15u) << strategy << "\n" << run.output;
   }
 }
 
 TEST_F(Tune, AResumedTuneReadsBackWhatItsRunIdMeasuredAndRunsOnlyTheRest) {
-  auto run = kbench(tune({"--strategy", "random", "--budget", "5", "--seed", "3", "--run-id", "t"}),
-                    csv_);
+  auto run =
+      kbench(tune({"--strategy", "random", "--budget", "5", "--seed", "3", "--run-id", "t"}), csv_);
   ASSERT_EQ(run.exit_code, 0) << run.output;
   ASSERT_EQ(run.rows.size(), 5u);
   const auto before = run.rows;
 
-  run = kbench(tune({"--strategy", "random", "--budget", "9", "--seed", "3", "--run-id", "t"}), csv_);
+  run =
+      kbench(tune({"--strategy", "random", "--budget", "9", "--seed", "3", "--run-id", "t"}), csv_);
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("run id 't' already has rows for 5 of the 38 configurations"),
             std::string::npos)
       << run.output;
 
-  run = kbench(tune({"--strategy", "random", "--budget", "9", "--seed", "3", "--run-id", "t",
-                     "--resume"}),
-               csv_);
+  run = kbench(
+      tune({"--strategy", "random", "--budget", "9", "--seed", "3", "--run-id", "t", "--resume"}),
+      csv_);
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("5 already in the CSV (resumed)"), std::string::npos) << run.output;
   ASSERT_EQ(run.rows.size(), 9u) << run.output;
   std::set<std::string> seen;
   for (std::size_t i = 0; i < run.rows.size(); ++i) {
     EXPECT_TRUE(seen.insert(configuration(run.rows[i])).second) << configuration(run.rows[i]);
-    if (i < before.size()) EXPECT_EQ(run.rows[i].at("timestamp_utc"), before[i].at("timestamp_utc"));
+    if (i < before.size()) {
+      EXPECT_EQ(run.rows[i].at("timestamp_utc"), before[i].at("timestamp_utc"));
+    }
   }
 }
 
@@ -172,9 +199,8 @@ TEST_F(Tune, AnInterruptedTuneSaysHowToResumeAndTheResumeFinishesIt) {
   const std::size_t measured = kb::read_results(csv_).size();
   EXPECT_LT(measured, 76u);
 
-  const auto run = kbench(tune({"--strategy", "exhaustive", "--run-id", "stopped", "--resume"},
-                               "1000,2000"),
-                          csv_);
+  const auto run = kbench(
+      tune({"--strategy", "exhaustive", "--run-id", "stopped", "--resume"}, "1000,2000"), csv_);
   EXPECT_EQ(run.exit_code, 0) << run.output;
   ASSERT_EQ(run.rows.size(), 76u) << run.output;
   std::set<std::string> seen;
@@ -234,16 +260,19 @@ TEST_F(Tune, TheBestFileKeepsEachProblemsBestAndRunBestRunsIt) {
 
 TEST_F(Tune, BadInputIsOneLineAndExitTwo) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
-      {tune({"--strategy", "bogus"}), "unknown strategy 'bogus' (strategies: exhaustive, random, "
-                                      "greedy, anneal)"},
+      {tune({"--strategy", "bogus"}),
+       "unknown strategy 'bogus' (strategies: exhaustive, random, "
+       "greedy, anneal)"},
       {tune({"--strategy", "greedy"}), "--strategy greedy needs --budget N or --time S"},
       {tune({"--strategy", "random,greedy", "--budget", "3"}), "kbench tune takes one --strategy"},
       {tune({"--budget", "0"}), "--budget '0': must be a whole number from 1"},
       {{"tune", "--sizes", "1000"}, "kbench tune needs --plugin"},
       {{"tune", "--simulate", "x.csv", "--output", "y.csv"},
-       "--simulate replays measured rows and measures nothing: it cannot be combined with --output"},
-      {run_best({"--blocks", "32x8"}), "--best fixes each problem's block and parameters: it "
-                                       "cannot be combined with --blocks"},
+       "--simulate replays measured rows and measures nothing: it cannot be combined with "
+       "--output"},
+      {run_best({"--blocks", "32x8"}),
+       "--best fixes each problem's block and parameters: it "
+       "cannot be combined with --blocks"},
   };
   for (const auto& [args, message] : cases) {
     const auto run = kbench(args, folder_.file("bad.csv"));
@@ -251,9 +280,7 @@ TEST_F(Tune, BadInputIsOneLineAndExitTwo) {
     EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
     EXPECT_NE(run.output.find(message), std::string::npos) << run.output;
   }
-  {
-    std::ofstream(best_) << "{\"format\": \"something else\"}";
-  }
+  { std::ofstream(best_) << "{\"format\": \"something else\"}"; }
   const auto run = kbench(run_best({}), folder_.file("bad.csv"));
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("best-configuration file '" + best_ + "'"), std::string::npos)
