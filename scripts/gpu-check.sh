@@ -11,7 +11,7 @@
 # `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
 # plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
 # issue 14 asks for.
-# `tune` (not in `all`; about 2 minutes): the whole space of transpose/fast (tile_bytes) and
+# `tune` (not in `all`; a minute or two): the whole space of transpose/fast (tile_bytes) and
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
 # for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
