@@ -25,7 +25,6 @@
 #include "search_strategy.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
