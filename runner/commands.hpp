@@ -8,6 +8,7 @@ namespace kb {
 
 int list_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
+int tune_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
 int worker_command(const std::vector<std::string>& args);

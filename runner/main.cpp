@@ -42,6 +42,7 @@ constexpr const char* kUsage =
     "Commands:\n"
     "  list     the plugins found and what they support\n"
     "  run      run a sweep and append the results to a CSV file\n"
+    "  tune     search a plugin's blocks and parameters for each shape's fastest configuration\n"
     "  compare  the medians of the same cases side by side across GPUs, runs or plugins\n"
     "  report   a markdown report with PNG plots (gnuplot) from results CSV files\n"
     "  validate check a plugin file: ABI, metadata, and a small verified case of each dtype\n"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "list") return kb::list_command(args);
     if (command == "run") return kb::run_command(args);
+    if (command == "tune") return kb::tune_command(args);
     if (command == "compare") return kb::compare_command(args);
     if (command == "report") return kb::report_command(args);
     if (command == "worker") return kb::worker_command(args);

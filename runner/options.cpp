@@ -3,6 +3,7 @@
 #include "case_spec.hpp"
 #include "input_error.hpp"
 #include "plugin_text.hpp"
+#include "search_strategy.hpp"
 
 #include <sys/stat.h>
 
@@ -21,6 +22,7 @@ namespace {
 constexpr double kMaxCaseSeconds = 7 * 24 * 3600.0;
 constexpr double kMaxSamplingSeconds = 24 * 3600.0;
 constexpr std::uint64_t kMaxMinSamples = 10'000'000;
+constexpr std::uint64_t kMaxDevice = 62;  // the lanes of a run: kMaxLanes less the host's
 
 std::string number_text(double value) {
   char text[64];
@@ -197,57 +199,30 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
   return vm;
 }
 
-bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
-  bool latency_off = false;
-  po::options_description sweep("Sweep");
-  sweep.add_options()
-      ("help,h", "show this help")
-      ("config", po::value<std::string>(), "read these options from an INI-style file")
-      ("family", po::value(&o.sweep.families)->composing(), "run only this family (repeatable)")
-      ("plugin", po::value(&o.sweep.plugin_globs)->composing(),
-       "run only plugins whose name matches this glob, e.g. 'transpose/shared*' (repeatable)")
-      ("sizes", po::value(&o.sweep.sizes), "problem sizes, e.g. 1024,8192x4096,2^20,10^7+3")
-      ("blocks", po::value(&o.sweep.blocks), "thread-block shapes, e.g. 32x8,16x16,256")
-      ("dtypes", po::value(&o.sweep.dtypes), "data types: float32,float64,int32")
-      ("ops", po::value(&o.sweep.ops), "operations where the family has several, e.g. sum,sumsq")
-      ("param", po::value(&o.sweep.params)->composing(),
+po::options_description problem_options(SweepRequest& sweep) {
+  po::options_description d("Problems");
+  d.add_options()
+      ("sizes", po::value(&sweep.sizes), "problem sizes, e.g. 1024,8192x4096,2^20,10^7+3")
+      ("blocks", po::value(&sweep.blocks), "thread-block shapes, e.g. 32x8,16x16,256")
+      ("dtypes", po::value(&sweep.dtypes), "data types: float32,float64,int32")
+      ("ops", po::value(&sweep.ops), "operations where the family has several, e.g. sum,sumsq")
+      ("param", po::value(&sweep.params)->composing(),
        "a plugin parameter's values instead of its defaults: NAME=V1,V2 (repeatable, each name "
-       "once; kbench list shows each plugin's)")
-      ("devices", po::value(&o.devices)->default_value(o.devices), "CUDA devices: 0 | 0,1 | all")
-      ("seed",
-       po::value<std::string>()
-           ->default_value(std::to_string(o.sweep.seed))
-           ->notifier([&o](const std::string& text) {
-             o.sweep.seed = count_option("--seed", text, 0, ~std::uint64_t{0});
-           }),
-       "seed of the inputs")
+       "once; kbench list shows each plugin's)");
+  return d;
+}
+
+po::options_description results_options(RunOptions& o) {
+  po::options_description d("Results");
+  d.add_options()
       ("output,o", po::value(&o.output)->default_value(o.output), "CSV file the rows are appended to")
       ("run-id", po::value(&o.run_id), "identifies this run in the CSV (default: time and host)")
       ("resume", po::bool_switch(&o.resume),
-       "skip the cases the CSV already holds for --run-id")
-      ("show", po::bool_switch(&o.sweep.verbose), "print what plugins captured (hello)")
-      ("zip", po::bool_switch(&o.sweep.zip),
-       "pair --sizes and --blocks element by element instead of their cross product")
-      ("case", po::value(&o.sweep.cases)->composing(),
-       "one explicit case 'PLUGIN DTYPE SHAPE [BLOCK [OP]]' instead of the sweep (repeatable)")
-      ("split", po::bool_switch(&o.split),
-       "with several --devices: run each case once, sharing the cases out, instead of on each")
-      ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
-      ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
-       "measure every case N times: N passes over the plan, each case in a fresh worker each "
-       "time (the spread between them is what kbench compare's verdicts weigh)")
-      ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file");
-  po::options_description all;
-  all.add(sweep)
-      .add(case_timeout_option(o.case_timeout_seconds))
-      .add(timing_options(o.timing, latency_off))
-      .add(plugin_path_options(o.plugin_dirs));
-  const auto vm = parse_with_config(args, all, "run");
-  if (vm.count("help")) {
-    std::cout << "Usage: kbench run [options]\n" << all;
-    return false;
-  }
-  o.timing.hide_launch_latency = !latency_off;
+       "skip the cases the CSV already holds for --run-id");
+  return d;
+}
+
+void check_run_options(const po::variables_map& vm, RunOptions& o) {
   o.timing.keep_samples = !o.samples_out.empty();
   for (const char* option : {"output", "run-id", "samples-out", "shard", "devices"}) {
     require_not_empty(vm, option);
@@ -295,6 +270,161 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
   check("plugin", [&] { o.sweep.plugin_globs = unique_items(o.sweep.plugin_globs, "plugin glob"); });
   for (const auto& dir : o.plugin_dirs) {
     if (dir.empty()) throw InputError("--plugins names an empty folder");
+  }
+}
+
+bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
+  bool latency_off = false;
+  po::options_description sweep("Sweep");
+  sweep.add_options()
+      ("help,h", "show this help")
+      ("config", po::value<std::string>(), "read these options from an INI-style file")
+      ("family", po::value(&o.sweep.families)->composing(), "run only this family (repeatable)")
+      ("plugin", po::value(&o.sweep.plugin_globs)->composing(),
+       "run only plugins whose name matches this glob, e.g. 'transpose/shared*' (repeatable)")
+      ("devices", po::value(&o.devices)->default_value(o.devices), "CUDA devices: 0 | 0,1 | all")
+      ("seed",
+       po::value<std::string>()
+           ->default_value(std::to_string(o.sweep.seed))
+           ->notifier([&o](const std::string& text) {
+             o.sweep.seed = count_option("--seed", text, 0, ~std::uint64_t{0});
+           }),
+       "seed of the inputs")
+      ("show", po::bool_switch(&o.sweep.verbose), "print what plugins captured (hello)")
+      ("zip", po::bool_switch(&o.sweep.zip),
+       "pair --sizes and --blocks element by element instead of their cross product")
+      ("case", po::value(&o.sweep.cases)->composing(),
+       "one explicit case 'PLUGIN DTYPE SHAPE [BLOCK [OP]]' instead of the sweep (repeatable)")
+      ("split", po::bool_switch(&o.split),
+       "with several --devices: run each case once, sharing the cases out, instead of on each")
+      ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
+      ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
+       "measure every case N times: N passes over the plan, each case in a fresh worker each "
+       "time (the spread between them is what kbench compare's verdicts weigh)")
+      ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file")
+      ("best", po::value(&o.best_file),
+       "run each plugin at the configuration kbench tune found best in this file, for the shapes "
+       "it has (with --sizes: those sizes, untuned ones at the defaults)");
+  po::options_description all;
+  all.add(sweep)
+      .add(problem_options(o.sweep))
+      .add(results_options(o))
+      .add(case_timeout_option(o.case_timeout_seconds))
+      .add(timing_options(o.timing, latency_off))
+      .add(plugin_path_options(o.plugin_dirs));
+  const auto vm = parse_with_config(args, all, "run");
+  if (vm.count("help")) {
+    std::cout << "Usage: kbench run [options]\n" << all;
+    return false;
+  }
+  o.timing.hide_launch_latency = !latency_off;
+  check_run_options(vm, o);
+  require_not_empty(vm, "best");
+  if (vm.count("best")) {
+    for (const char* fixed : {"blocks", "param", "case", "zip"}) {
+      if (vm.count(fixed) && !vm[fixed].defaulted()) {
+        throw InputError(std::string("--best fixes each problem's block and parameters: it cannot "
+                                     "be combined with --") + fixed);
+      }
+    }
+  }
+  return true;
+}
+
+bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
+  bool latency_off = false;
+  RunOptions& run = o.run;
+  po::options_description search("Search");
+  search.add_options()
+      ("help,h", "show this help")
+      ("config", po::value<std::string>(), "read these options from an INI-style file")
+      ("plugin", po::value(&run.sweep.plugin_globs)->composing(),
+       "tune the plugins whose name matches this glob (repeatable; with --simulate: replay only "
+       "their rows)")
+      ("strategy", po::value<std::vector<std::string>>()->composing(),
+       "exhaustive, random, greedy or anneal (default exhaustive; with --simulate, a list: "
+       "default all)")
+      ("budget",
+       po::value<std::string>()->notifier([&o](const std::string& text) {
+         o.budget = count_option("--budget", text, 1, 1'000'000'000);
+       }),
+       "evaluate at most N configurations per problem")
+      ("time", po::value(&o.seconds)->notifier(in_range("--time", 0, false, kMaxCaseSeconds)),
+       "start no evaluation after S seconds per problem")
+      ("seed",
+       po::value<std::string>()
+           ->default_value(std::to_string(o.seed))
+           ->notifier([&o](const std::string& text) {
+             o.seed = count_option("--seed", text, 0, ~std::uint64_t{0});
+           }),
+       "seed of the strategy's random choices")
+      ("best", po::value(&o.best_file)->default_value(o.best_file),
+       "merge the best configuration of each problem into this JSON file (kbench run --best)")
+      ("device",
+       po::value<std::string>()->default_value("0")->notifier([&run](const std::string& text) {
+         run.sweep.devices = {static_cast<int>(count_option("--device", text, 0, kMaxDevice))};
+       }),
+       "the CUDA device to tune on")
+      ("input-seed",
+       po::value<std::string>()
+           ->default_value(std::to_string(run.sweep.seed))
+           ->notifier([&run](const std::string& text) {
+             run.sweep.seed = count_option("--input-seed", text, 0, ~std::uint64_t{0});
+           }),
+       "seed of the inputs (kbench run's --seed)");
+  po::options_description simulation("Simulation (no GPU: the strategies against measured rows)");
+  simulation.add_options()
+      ("simulate", po::value(&o.simulate),
+       "replay the strategies against the cases of this results CSV, and print how many "
+       "evaluations each needs")
+      ("seeds",
+       po::value<std::string>()->default_value(std::to_string(o.seeds))->notifier(
+           [&o](const std::string& text) { o.seeds = count_option("--seeds", text, 1, 100'000); }),
+       "searches per strategy and problem, with seeds --seed, --seed + 1, ...")
+      ("within", po::value(&o.within)->default_value(o.within)->notifier(in_range("--within", 0, true, 10)),
+       "a configuration within this fraction of the optimum counts as found");
+  po::options_description all;
+  all.add(search)
+      .add(problem_options(run.sweep))
+      .add(results_options(run))
+      .add(simulation)
+      .add(case_timeout_option(run.case_timeout_seconds))
+      .add(timing_options(run.timing, latency_off))
+      .add(plugin_path_options(run.plugin_dirs));
+  const auto vm = parse_with_config(args, all, "tune");
+  if (vm.count("help")) {
+    std::cout << "Usage: kbench tune --plugin P [--sizes ...] [--strategy S] [--budget N | --time S]\n"
+                 "       kbench tune --simulate CSV [--plugin P] [--strategy S,...] [--seeds K]\n"
+              << all;
+    return false;
+  }
+  run.timing.hide_launch_latency = !latency_off;
+  run.sweep.every_choice = true;
+  check_run_options(vm, run);
+  require_not_empty(vm, "best");
+  if (vm.count("strategy")) {
+    o.strategies = unique_items(vm["strategy"].as<std::vector<std::string>>(), "strategy");
+    for (const auto& name : o.strategies) find_strategy(name);
+  }
+  if (!o.simulate.empty()) {
+    for (const char* measuring : {"output", "run-id", "resume", "best", "device", "sizes", "blocks",
+                                  "dtypes", "ops", "param", "time"}) {
+      if (vm.count(measuring) && !vm[measuring].defaulted()) {
+        throw InputError(std::string("--simulate replays measured rows and measures nothing: it "
+                                     "cannot be combined with --") + measuring);
+      }
+    }
+    return true;
+  }
+  if (vm.count("seeds") && !vm["seeds"].defaulted()) throw InputError("--seeds goes with --simulate");
+  if (vm.count("within") && !vm["within"].defaulted()) {
+    throw InputError("--within goes with --simulate");
+  }
+  if (run.sweep.plugin_globs.empty()) throw InputError("kbench tune needs --plugin (the plugins to tune)");
+  if (o.strategies.size() > 1) throw InputError("kbench tune takes one --strategy (several with --simulate)");
+  if (o.strategies.empty()) o.strategies = {"exhaustive"};
+  if (o.strategies.front() != "exhaustive" && o.budget == 0 && o.seconds == 0) {
+    throw InputError("--strategy " + o.strategies.front() + " needs --budget N or --time S");
   }
   return true;
 }

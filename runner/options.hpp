@@ -26,6 +26,20 @@ struct RunOptions {
   std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
   int repetitions = 1;       // passes over the plan, each case in a fresh worker each time
   std::string samples_out;   // CSV file receiving every sample
+  std::string best_file;     // run each problem at its configuration in this file (kbench tune's)
+};
+
+// What `kbench tune` searches and how (docs/tuning.md).
+struct TuneOptions {
+  RunOptions run;  // the plugins, problems, results file and timing, as `run` takes them
+  std::vector<std::string> strategies;  // one to tune with; with --simulate, those to compare
+  std::size_t budget = 0;               // evaluations per problem; 0: no limit
+  double seconds = 0;                   // seconds per problem; 0: no limit
+  std::uint64_t seed = 1;               // the strategy's random numbers
+  std::string best_file = "results/best.json";  // the best configurations are merged into it
+  std::string simulate;                 // a results CSV to replay the strategies against
+  std::size_t seeds = 20;               // --simulate: searches per strategy and problem
+  double within = 0.05;                 // --simulate: how near the optimum counts as found
 };
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs);
@@ -37,6 +51,8 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
 // Parses `kbench run` arguments (after the command word), reading --config FILE too; throws
 // InputError on bad input. Returns false when --help was printed.
 bool parse_run_options(const std::vector<std::string>& args, RunOptions& options);
+// The same for `kbench tune`.
+bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& options);
 
 // The options of the commands that read results back (compare, report): the CSV files, also
 // given as positional arguments, and the --family / --plugin filters.

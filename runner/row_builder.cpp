@@ -62,8 +62,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   if (device != nullptr) {
     row.set("gpu_name", device->name);
     row.set("gpu_uuid", device->uuid);
-    row.set("compute_capability",
-            std::to_string(device->cc_major) + "." + std::to_string(device->cc_minor));
+    row.set("compute_capability", compute_capability(*device));
     row.set("sm_count", std::to_string(device->sm_count));
     row.set("l2_bytes", std::to_string(device->l2_bytes));
     row.set("mem_bus_bits", std::to_string(device->mem_bus_bits));

@@ -42,7 +42,9 @@ void SweepReport::finished(const ResultRow& row, const Record& result) {
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(planned_) + "] " +
                      row.get("plugin") + " " + row.get("dtype") +
                      (row.get("op").empty() ? "" : " " + row.get("op")) + " " + row.get("shape") +
-                     " " + row.get("block") + ": " + row.get("status");
+                     " " + row.get("block") +
+                     (row.get("params").empty() ? "" : " " + row.get("params")) + ": " +
+                     row.get("status");
   if (!row.get("median_us").empty()) line += " " + row.get("median_us") + " us";
   if (!row.get("gbps").empty()) line += " " + row.get("gbps") + " GB/s";
   if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
@@ -64,8 +66,7 @@ void SweepReport::print_time() const {
   std::cout << line;
 }
 
-int SweepReport::close() {
-  if (terminal_) std::fprintf(stderr, "\r\033[K");
+void SweepReport::print_cases() const {
   std::cout << "\n| plugin | dtype | op | shape | block | status | median us | GB/s | GFLOP/s | "
                "of peak |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : rows_) {
@@ -76,6 +77,11 @@ int SweepReport::close() {
               << " | " << r.get("median_us") << " | " << r.get("gbps") << " | "
               << r.get("gflops") << " | " << peak << " |\n";
   }
+}
+
+int SweepReport::close(CaseTable table) {
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
+  if (table == CaseTable::shown) print_cases();
   std::cout << "\n" << done_ << " cases:";
   bool first = true;
   for (const char* status : kStatuses) {

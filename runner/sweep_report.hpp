@@ -25,11 +25,13 @@ class SweepReport {
   void finished(const ResultRow& row, const Record& result);
   void skipped_resumed();
   void worker_started(double seconds);
-  // Prints the table and the counts; returns the exit code: 0 when every case was ok or
-  // unsupported, 1 otherwise.
-  int close();
+  enum class CaseTable { shown, hidden };  // hidden: the command prints its own summary
+  // Prints the table of the cases run and the counts; returns the exit code: 0 when every case
+  // was ok or unsupported, 1 otherwise.
+  int close(CaseTable table = CaseTable::shown);
 
  private:
+  void print_cases() const;
   void print_time() const;
 
   std::size_t planned_, done_ = 0, resumed_ = 0;

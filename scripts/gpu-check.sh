@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
@@ -11,6 +11,10 @@
 # `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
 # plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
 # issue 14 asks for.
+# `tune` (not in `all`; a minute or two): the whole space of transpose/fast (tile_bytes) and
+# transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
+# and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
+# for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -178,6 +182,39 @@ print(f"  {gate['candidate']} vs {gate['baseline']}: {timed} timed cases; called
       f"same {v['same']}; broken {v['broken']}, missing {v['missing']}")
 PY
   done
+fi
+
+if [ "$mode" = tune ]; then
+  echo "== kbench tune: the measured space, a greedy tune, run --best, and the strategies replayed"
+  space=(--plugin transpose/fast --plugin transpose/tiled_coarse --sizes 8192,8192x4096
+         --dtypes float32,float64 --blocks 32x1,32x2,32x4,32x8,32x16,32x32 --max-time 0.3)
+  "$kbench" tune "${space[@]}" --strategy exhaustive --output "$out/space.csv" \
+    --best "$out/space-best.json" --run-id tune-space "$@" >"$out/tune-space.md" 2>>"$out/tune.log"
+  echo "space (exhaustive): exit $?"; grep -E "^\| |cases:" "$out/tune-space.md"
+  "$kbench" tune "${space[@]}" --strategy greedy --budget 3 --seed 1 --output "$out/tune.csv" \
+    --best "$out/best.json" --run-id tune-greedy "$@" >"$out/tune-greedy.md" 2>>"$out/tune.log"
+  echo "tune (greedy, 3 evaluations a problem): exit $?"; grep -E "^\| |cases:" "$out/tune-greedy.md"
+  "$kbench" run --plugin transpose/fast --plugin transpose/tiled_coarse --best "$out/best.json" \
+    --max-time 0.3 --output "$out/best-run.csv" --run-id tune-best "$@" >/dev/null 2>>"$out/tune.log"
+  echo "run --best: exit $?"
+  python3 - "$out/best.json" "$out/best-run.csv" <<'PY' | tee "$out/tune-best.md"
+import csv, json, sys
+best = json.load(open(sys.argv[1]))["configurations"]
+rows = {(r["plugin"], r["dtype"], r["shape"]): r for r in csv.DictReader(open(sys.argv[2]))}
+print("| problem | configuration | tuned us | run --best us | run/tuned |\n|---|---|---:|---:|---:|")
+worst = 0
+for e in best:
+    r = rows.get((e["plugin"], e["dtype"], e["shape"]))
+    if r is None or r["status"] != "ok":
+        print(f"| {e['plugin']} {e['dtype']} {e['shape']} | missing or failed | | | |")
+        continue
+    ratio = float(r["median_us"]) / e["median_us"]
+    worst = max(worst, abs(ratio - 1))
+    print(f"| {e['plugin']} {e['dtype']} {e['shape']} | {e['block']} {e['params']} | "
+          f"{e['median_us']:.2f} | {float(r['median_us']):.2f} | {ratio:.4f} |")
+print(f"largest difference: {100 * worst:.2f}% (issue 17 asks for at most 2%)")
+PY
+  "$kbench" tune --simulate "$out/space.csv" --seeds 20 | tee "$out/tune-simulate.md"
 fi
 
 if [ "$mode" = hello ] || [ "$mode" = all ]; then

@@ -68,6 +68,10 @@ std::string device_uuid(int index) {
   return text;
 }
 
+std::string compute_capability(const DeviceInfo& device) {
+  return std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
+}
+
 std::string host_name() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);

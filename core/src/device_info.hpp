@@ -26,6 +26,9 @@ int cuda_device_count(std::string* why);
 
 DeviceInfo query_device(int index);
 
+// "9.0", as a results row's compute_capability cell has it.
+std::string compute_capability(const DeviceInfo& device);
+
 // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi and NVML write it.
 std::string device_uuid(int index);
 

@@ -13,6 +13,21 @@ std::string format_params(const ParamValues& values) {
   return text;
 }
 
+ParamValues parse_params(const std::string& cell) {
+  ParamValues params;
+  for (std::size_t start = 0; start < cell.size();) {
+    const auto end = std::min(cell.find(';', start), cell.size());
+    const std::string item = cell.substr(start, end - start);
+    start = end + 1;
+    const auto equals = item.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == item.size()) {
+      throw InputError("malformed parameters '" + cell + "': expected NAME=VALUE;NAME=VALUE");
+    }
+    params.emplace_back(item.substr(0, equals), item.substr(equals + 1));
+  }
+  return params;
+}
+
 std::map<std::string, std::vector<std::string>> parse_param_options(
     const std::vector<std::string>& options) {
   std::map<std::string, std::vector<std::string>> asked;

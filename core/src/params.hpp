@@ -15,6 +15,9 @@ namespace kb {
 using ParamValues = std::vector<std::pair<std::string, std::string>>;
 
 std::string format_params(const ParamValues& values);  // "tile=256;vec=4"; "" for none
+// A params cell read back: "tile=256;vec=4" -> {{"tile", "256"}, {"vec", "4"}}; an InputError
+// names a malformed one.
+ParamValues parse_params(const std::string& cell);
 
 // --param NAME=V1,V2 (each given once): name -> values. An InputError names a malformed one.
 std::map<std::string, std::vector<std::string>> parse_param_options(

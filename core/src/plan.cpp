@@ -114,10 +114,6 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
   }
 }
 
-std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& request) {
-  return plugin.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
-}
-
 // The operation to run: the one named, which the plugin must offer, or the plugin's first.
 std::string operation_of(const PluginInfo& plugin, const std::string& named, const std::string& text) {
   const auto offered = split_list(plugin.ops);
@@ -280,7 +276,14 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 ops.end());
     }
 
-    const auto combinations = param_combinations(info, asked);
+    // A tune searches every value a parameter may take, a sweep only its declared defaults.
+    auto values = asked;
+    if (request.every_choice) {
+      for (const ParamInfo& param : info.params) {
+        if (!param.choices.empty()) values.emplace(param.name, param.choices);
+      }
+    }
+    const auto combinations = param_combinations(info, values);
     for (int device : devices_of(info, request)) {
       for (kb_dtype dtype : dtypes) {
         for (const auto& op : ops) {
@@ -304,6 +307,15 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
   }
   refuse_duplicates(plan);
   return plan;
+}
+
+void plan_case(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin,
+               const CaseRequest& request, PluginProbe& probe) {
+  plan_size(plan, plugin, request, {request.block}, probe);
+}
+
+std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& request) {
+  return plugin.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
 }
 
 Plan shard(const Plan& plan, const std::string& spec) {

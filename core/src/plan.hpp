@@ -24,6 +24,8 @@ struct SweepRequest {
   bool zip = false;                       // sizes[i] with blocks[i], not the cross product
   std::vector<std::string> cases;         // explicit "PLUGIN DTYPE SHAPE [BLOCK [OP]]" cases
   std::vector<std::string> params;        // --param NAME=V1,V2, each name once
+  bool every_choice = false;              // a parameter --param does not name takes each of its
+                                          // choices, not only its declared values (tune)
 };
 
 struct PlannedCase {
@@ -53,6 +55,15 @@ std::vector<std::shared_ptr<const PluginInfo>> select_plugins(
 // `families`: the descriptions of every plugin found, not only of those selected.
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 const SweepRequest& request, const FamilyTable& families, PluginProbe& probe);
+
+// One case, its block and parameters fixed: planned when the plugin accepts it, else with the
+// outcome `unsupported` and the plugin's reason (or the crash or hang of its accepts()).
+void plan_case(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin,
+               const CaseRequest& request, PluginProbe& probe);
+
+// The devices a plugin's cases run on: each of the request's for a CUDA plugin, the host (-1)
+// for a host plugin.
+std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& request);
 
 // Slice `index` of `count`: every count-th case, starting at index. The slices of one plan are
 // disjoint and together hold all of it, so N machines can share a sweep (a Slurm job array); a

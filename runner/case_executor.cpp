@@ -1,0 +1,176 @@
+#include "case_executor.hpp"
+
+#include "device_info.hpp"
+#include "interruption.hpp"
+#include "loader.hpp"
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdlib>
+
+namespace kb {
+
+bool SharedRun::stopped() const { return interrupted() || stopping; }
+
+CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
+  return CaseKey(build_row(run.context, c, nullptr, 0, {}), run.options.split);
+}
+
+CaseExecutor::~CaseExecutor() {
+  if (worker_) worker_->finish();
+  stop_worker();
+}
+
+std::optional<ResultRow> CaseExecutor::execute(const PlannedCase& c) {
+  const std::optional<Record> result = c.outcome.empty() ? run_case(c) : c.outcome;
+  if (!result) {
+    // Stopped from outside without a signal of ours: stop the run as if it had been ours.
+    interrupt();
+    return std::nullopt;
+  }
+  return record(c, *result);
+}
+
+const DeviceInfo* CaseExecutor::device_info(int index) {
+  if (index < 0) return nullptr;
+  auto it = devices_.find(index);
+  if (it == devices_.end()) it = devices_.emplace(index, query_device(index)).first;
+  return &it->second;
+}
+
+bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
+  const auto& rule = options_.timing.rule;
+  std::vector<std::string> args = {
+      executable_path(), "worker", "--plugin-file", c.plugin->file,
+      "--device", std::to_string(c.request.device),
+      "--copy-gbps", option_number(copy_gbps_[c.request.device]),
+      "--min-samples", std::to_string(rule.min_samples), "--min-time",
+      option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
+      "--max-noise", option_number(rule.max_noise),
+      "--energy-window", option_number(options_.timing.energy_window_seconds)};
+  if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
+  if (options_.timing.cold) args.push_back("--cold");
+  if (options_.timing.profile) args.push_back("--profile");
+  if (options_.timing.keep_samples) args.push_back("--keep-samples");
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    worker_ = std::make_unique<WorkerProcess>(args);
+  } catch (const std::exception& e) {
+    error = e.what();
+    return false;
+  }
+  set_lane_worker(lane_, worker_->pid());
+  std::string kind;
+  Record hello;
+  const auto status = worker_->receive(kind, hello, 120'000);
+  if (status != LineReader::Status::line || kind != "hello" || hello.count("error")) {
+    error = status == LineReader::Status::timeout ? "no answer within 120 s"
+            : hello.count("error")               ? hello["error"]
+                                                 : "worker " + worker_->finish();
+    worker_signal_ = worker_->signal();
+    stop_worker();
+    return false;
+  }
+  if (c.request.device >= 0 && copy_gbps_[c.request.device] <= 0) {
+    copy_gbps_[c.request.device] = std::strtod(hello["copy_gbps"].c_str(), nullptr);
+  }
+  current_ = group_of(c);
+  run_.report.worker_started(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return true;
+}
+
+void CaseExecutor::stop_worker() {
+  if (worker_) worker_->kill();
+  worker_.reset();
+  set_lane_worker(lane_, 0);
+  current_ = {};
+}
+
+bool CaseExecutor::abandoned() const {
+  return interrupted() || worker_signal_ == SIGTERM || worker_signal_ == SIGINT ||
+         worker_signal_ == SIGHUP;
+}
+
+std::optional<Record> CaseExecutor::run_case(const PlannedCase& c) {
+  if (worker_ && current_ != group_of(c)) {
+    worker_->finish();
+    stop_worker();
+  }
+  worker_signal_ = 0;
+  if (!worker_) {
+    std::string error;
+    if (!start_worker(c, error)) {
+      if (abandoned()) return std::nullopt;
+      return Record{{"status", "error"}, {"message", "worker failed to start: " + error}};
+    }
+  }
+  if (!worker_->send("case", to_record(c.request))) {
+    const std::string how = worker_->finish();
+    worker_signal_ = worker_->signal();
+    stop_worker();
+    if (abandoned()) return std::nullopt;
+    return Record{{"status", "crashed"}, {"message", "worker " + how + " before the case started"}};
+  }
+  std::string kind;
+  Record result;
+  const int timeout_ms = static_cast<int>(options_.case_timeout_seconds * 1000);
+  switch (worker_->receive(kind, result, timeout_ms)) {
+    case LineReader::Status::line:
+      if (kind != "result") {
+        stop_worker();
+        return Record{{"status", "error"},
+                      {"message", "worker protocol error: unexpected '" + kind + "'"}};
+      }
+      if (result.count("fatal")) {
+        result["status"] = "crashed";
+        result["message"] = "CUDA context lost, worker replaced: " + result["message"];
+        result.erase("fatal");
+        worker_->finish();
+        stop_worker();
+      }
+      return result;
+    case LineReader::Status::timeout:
+      stop_worker();
+      return Record{{"status", "timeout"},
+                    {"message", "no result after " + option_number(options_.case_timeout_seconds) +
+                                    " s (--case-timeout); worker killed"}};
+    case LineReader::Status::eof: break;
+  }
+  const std::string how = worker_->finish();
+  worker_signal_ = worker_->signal();
+  stop_worker();
+  if (abandoned()) return std::nullopt;
+  return Record{{"status", "crashed"}, {"message", "worker " + how + " while running this case"}};
+}
+
+// Writes the case's samples, then its row; when either cannot be written, neither stays, the run
+// stops, and the case is named as not recorded.
+std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const Record& result) {
+  const ResultRow row = build_row(run_.context, c, device_info(c.request.device),
+                                  copy_gbps_[c.request.device], result);
+  SharedCsvFile::Span samples;
+  try {
+    const auto listed = result.find("samples_list");
+    if (run_.samples != nullptr && listed != result.end()) {
+      samples = run_.samples->append(row, listed->second);
+    }
+    try {
+      run_.store.append(row);
+    } catch (const WriteError&) {
+      if (run_.samples != nullptr) run_.samples->undo(samples);
+      throw;
+    }
+  } catch (const WriteError& e) {
+    const std::lock_guard<std::mutex> lock(run_.failure_mutex);
+    if (run_.write_error.empty()) run_.write_error = e.what();
+    run_.not_recorded.push_back(describe_case(c));
+    run_.stopping = true;
+    return std::nullopt;
+  }
+  run_.report.finished(row, result);
+  return row;
+}
+
+}  // namespace kb

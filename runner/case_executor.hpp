@@ -1,0 +1,98 @@
+// The parent's side of running cases: one plugin's cases through one worker process at a time,
+// and each result written as a row. `run` drives it from a queue of planned cases, one executor
+// per lane (device); `tune` one case at a time, as its strategy asks. Whatever happens to a
+// worker, the case it was running becomes a row — a failed case is a result, never a fault of
+// the parent.
+#pragma once
+
+#include "case_key.hpp"
+#include "options.hpp"
+#include "plan.hpp"
+#include "protocol.hpp"
+#include "results_store.hpp"
+#include "row_builder.hpp"
+#include "samples_writer.hpp"
+#include "sweep_report.hpp"
+#include "worker_process.hpp"
+
+#include <atomic>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// Everything the executors of one run share; each member is safe to use from several lanes.
+struct SharedRun {
+  const RunOptions& options;
+  ResultsStore& store;
+  SamplesWriter* samples;  // null without --samples-out
+  SweepReport& report;
+  RunContext context;
+  // Set when a lane cannot go on: a file could not be written, or kbench failed. The other lanes
+  // stop after their case in flight.
+  std::atomic<bool> stopping{false};
+  std::mutex failure_mutex;
+  std::string write_error;                // the first WriteError's message
+  std::vector<std::string> not_recorded;  // the cases whose rows could not be written
+  std::exception_ptr internal_error;
+
+  bool stopped() const;
+};
+
+// The case's identity in the CSV (see case_key.hpp), from the row it will be written as.
+CaseKey key_of(const SharedRun& run, const PlannedCase& c);
+
+class CaseExecutor {
+ public:
+  // `lane` names the executor to the signal handler, which kills its worker when the case in
+  // flight is abandoned.
+  CaseExecutor(SharedRun& run, int lane) : run_(run), options_(run.options), lane_(lane) {}
+  ~CaseExecutor();
+  CaseExecutor(const CaseExecutor&) = delete;
+  CaseExecutor& operator=(const CaseExecutor&) = delete;
+
+  // Runs the case (or takes its planned outcome) and writes its row, which it returns. Nothing
+  // when the case was abandoned (the run was interrupted while it ran, or its worker was stopped
+  // from outside: no row, so --resume runs it again; interrupted() is then true), or when its row
+  // could not be written (the run stops: SharedRun says why).
+  std::optional<ResultRow> execute(const PlannedCase& c);
+
+ private:
+  // What a worker serves: one plugin on one device, for one repetition (a repetition that reused
+  // the worker of the one before would share its warm state, and not be a repetition).
+  struct Group {
+    const PluginInfo* plugin = nullptr;
+    int device = -1;
+    int repetition = 0;
+    bool operator!=(const Group& other) const {
+      return plugin != other.plugin || device != other.device || repetition != other.repetition;
+    }
+  };
+  // The case's result; nothing when the case was abandoned.
+  std::optional<Record> run_case(const PlannedCase& c);
+  std::optional<ResultRow> record(const PlannedCase& c, const Record& result);
+  bool start_worker(const PlannedCase& c, std::string& error);
+  void stop_worker();
+  // After the worker ended on its own: was it stopped by the run's interruption, or from outside?
+  bool abandoned() const;
+  const DeviceInfo* device_info(int index);
+  static Group group_of(const PlannedCase& c) {
+    return {c.plugin.get(), c.request.device, c.repetition};
+  }
+
+  SharedRun& run_;
+  const RunOptions& options_;
+  int lane_;
+  std::unique_ptr<WorkerProcess> worker_;
+  int worker_signal_ = 0;
+  Group current_;
+  std::map<int, DeviceInfo> devices_;
+  std::map<int, double> copy_gbps_;
+};
+
+}  // namespace kb

@@ -1,0 +1,37 @@
+#include "plugin_selection.hpp"
+
+#include "loader.hpp"
+#include "plan.hpp"
+
+#include <iostream>
+
+namespace kb {
+
+PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
+                                const std::vector<std::string>& plugin_dirs, int device_count,
+                                const std::string& why_no_device) {
+  const Discovery discovery = probe.discover(plugin_search_path(plugin_dirs));
+  for (const auto& failure : discovery.failures) {
+    std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
+  }
+  PluginSelection selection{{}, FamilyTable(discovery.plugins)};
+  for (const auto& warning : selection.families.warnings()) {
+    std::cerr << "kbench: " << warning << "\n";
+  }
+  const auto selected = select_plugins(discovery.plugins, sweep.families, sweep.plugin_globs);
+  std::string skipped;
+  for (const auto& p : selected) {
+    if (p->device == KB_DEVICE_CUDA && device_count == 0) {
+      skipped += (skipped.empty() ? "" : ", ") + p->name;
+    } else {
+      selection.runnable.push_back(p);
+    }
+  }
+  if (!skipped.empty()) {
+    std::cerr << "kbench: no CUDA device found (" << why_no_device
+              << "); skipping the CUDA plugins: " << skipped << "\n";
+  }
+  return selection;
+}
+
+}  // namespace kb

@@ -1,0 +1,28 @@
+// The plugins a command runs: found and loaded in the probe process, chosen by --family and
+// --plugin, and able to run here.
+#pragma once
+
+#include "family_table.hpp"
+#include "options.hpp"
+#include "plugin_info.hpp"
+#include "plugin_probe.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+struct PluginSelection {
+  std::vector<std::shared_ptr<const PluginInfo>> runnable;
+  FamilyTable families;  // as every plugin found describes them, not only those selected
+};
+
+// Says on standard error, one line each, which files were skipped (refused by the loader, or
+// their loading crashed) and, without a CUDA device, which selected CUDA plugins cannot run.
+// An InputError names a family or glob that matched nothing.
+PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
+                                const std::vector<std::string>& plugin_dirs, int device_count,
+                                const std::string& why_no_device);
+
+}  // namespace kb

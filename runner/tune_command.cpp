@@ -1,0 +1,374 @@
+// `kbench tune`: for each problem (plugin, data type, operation, shape) a search of the plugin's
+// configurations — the blocks it accepts and its parameters' values — that measures only the
+// configurations its strategy picks, each as a case run like `run` runs it (the same workers,
+// timing and verification) and written as a row of the CSV. A configuration that fails is a bad
+// configuration, not a failure of the tune. Prints each problem's best configuration and merges
+// it into the best-configuration file `run --best` reads. `--simulate CSV` replays the strategies
+// against rows already measured instead (docs/tuning.md).
+#include "commands.hpp"
+
+#include "best_configs.hpp"
+#include "case_executor.hpp"
+#include "device_info.hpp"
+#include "exit_codes.hpp"
+#include "input_error.hpp"
+#include "interruption.hpp"
+#include "loader.hpp"
+#include "markdown_table.hpp"
+#include "options.hpp"
+#include "plugin_selection.hpp"
+#include "result_selection.hpp"
+#include "results_store.hpp"
+#include "resume.hpp"
+#include "run_lock.hpp"
+#include "search_replay.hpp"
+#include "search_strategy.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <thread>
+
+namespace kb {
+namespace {
+
+// Thrown by a search's objective when the tune must stop: interrupted, or a row not written.
+struct TuneStopped {};
+
+Cost cost_of(const ResultRow& row) {
+  if (row.get("status") != "ok") return std::nullopt;
+  return cell_number(row.get("median_us"));
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// One problem: a plugin's configurations for one data type, operation and shape on one device.
+struct Problem {
+  BestKey key;  // its GPU cells still empty: known once a case has run
+  int device = -1;
+  std::vector<PlannedCase> cases;  // by point of `space`
+  SearchSpace space{{}};
+  std::string refused;  // why no configuration can run, when none can
+};
+
+// The plan's cases grouped into problems, in plan order.
+std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
+  std::vector<Problem> problems;
+  std::vector<std::map<Configuration, PlannedCase>> configurations;
+  for (const auto& c : plan.cases) {
+    const ResultRow row = build_row(context, c, nullptr, 0, {});
+    const BestKey key = best_key(row);
+    auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
+      return p.key == key && p.device == c.request.device;
+    });
+    if (it == problems.end()) {
+      problems.push_back({key, c.request.device, {}, SearchSpace({}), ""});
+      configurations.emplace_back();
+      it = problems.end() - 1;
+    }
+    auto& mine = configurations[static_cast<std::size_t>(it - problems.begin())];
+    if (c.outcome.empty()) {
+      mine.emplace(Configuration{row.get("block"), row.get("params")}, c);
+    } else if (it->refused.empty()) {
+      const auto message = c.outcome.find("message");
+      it->refused =
+          c.outcome.at("status") + (message == c.outcome.end() ? "" : ": " + message->second);
+    }
+  }
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    Problem& p = problems[i];
+    std::vector<Configuration> listed;
+    for (const auto& [configuration, c] : configurations[i]) listed.push_back(configuration);
+    p.space = SearchSpace(listed);
+    for (std::size_t point = 0; point < p.space.size(); ++point) {
+      p.cases.push_back(configurations[i].at(p.space.configuration(point)));
+    }
+  }
+  return problems;
+}
+
+// What the search of one problem found.
+struct Tuned {
+  const Problem* problem = nullptr;
+  std::vector<std::optional<ResultRow>> rows;  // per point, once evaluated
+  std::size_t evaluations = 0;
+  std::optional<std::size_t> best;  // the point
+  std::size_t found_at = 0;         // the evaluation (from 1) that found it
+  bool complete = false;            // false: the tune stopped during this search
+};
+
+// Searches one problem: each configuration the strategy picks is read back from `measured` (the
+// rows of a resumed run id) or run by `executor` and written. A tune stopped meanwhile
+// (interrupted, or a row not written) leaves the search incomplete.
+Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const TuneOptions& options,
+                     SharedRun& shared, CaseExecutor& executor,
+                     const std::map<CaseKey, ResultRow>& measured) {
+  Tuned t{&p, std::vector<std::optional<ResultRow>>(p.space.size()), 0, {}, 0, false};
+  const auto objective = [&](std::size_t point) -> Cost {
+    const PlannedCase& c = p.cases[point];
+    if (const auto it = measured.find(key_of(shared, c)); it != measured.end()) {
+      shared.report.skipped_resumed();
+      t.rows[point] = it->second;
+    } else {
+      if (shared.stopped()) throw TuneStopped{};
+      shared.report.started(describe_case(c));
+      t.rows[point] = executor.execute(c);
+      if (!t.rows[point]) throw TuneStopped{};
+    }
+    return cost_of(*t.rows[point]);
+  };
+  Search search(p.space, objective, {options.budget, options.seconds});
+  SearchRng rng = search_rng(options.seed, p.key.problem());
+  try {
+    strategy.run(search, rng);
+    t.complete = true;
+  } catch (const TuneStopped&) {
+    // What the search measured before it stopped is in the CSV; --resume reads it back.
+  }
+  t.evaluations = search.trace().size();
+  if (const auto best = search.best()) {
+    t.best = search.trace()[*best].point;
+    t.found_at = *best + 1;
+  }
+  return t;
+}
+
+// The least ok median in the CSV of the problem of `best` — same GPU model, plugin version,
+// inputs and cache, any configuration and any run — for the distance of a tune's best from it.
+std::optional<double> best_seen(const std::vector<ResultRow>& rows, const ResultRow& best) {
+  std::optional<double> least;
+  for (const auto& row : rows) {
+    if (!(best_key(row) == best_key(best)) || row.get("seed") != best.get("seed") ||
+        row.get("cache") != best.get("cache")) {
+      continue;
+    }
+    const Cost cost = cost_of(row);
+    if (cost && (!least || *cost < *least)) least = cost;
+  }
+  return least;
+}
+
+void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRow>& rows) {
+  MarkdownTable table({"problem", "best configuration", "median us", "found at", "evaluations",
+                       "configurations", "best seen us", "distance"},
+                      2);
+  for (const auto& t : tuned) {
+    const Problem& p = *t.problem;
+    const std::string evaluations =
+        std::to_string(t.evaluations) + (t.complete ? "" : " (stopped)");
+    if (!t.best) {
+      table.add_row({p.key.problem(), "none ok", "", "", evaluations,
+                     std::to_string(p.space.size()), "", ""});
+      continue;
+    }
+    const ResultRow& row = *t.rows[*t.best];
+    const double median = *cost_of(row);
+    const auto seen = best_seen(rows, row).value_or(median);
+    table.add_row({p.key.problem(), p.space.describe(*t.best), row.get("median_us"),
+                   std::to_string(t.found_at), evaluations, std::to_string(p.space.size()),
+                   fixed(seen, 3), "+" + fixed(100 * (median / seen - 1), 1) + "%"});
+  }
+  std::cout << "\n" << table.str();
+}
+
+std::vector<BestConfig> best_configs(const std::vector<Tuned>& tuned, const TuneOptions& options) {
+  std::vector<BestConfig> entries;
+  for (const auto& t : tuned) {
+    if (!t.complete || !t.best) continue;
+    const ResultRow& row = *t.rows[*t.best];
+    entries.push_back({best_key(row), t.problem->space.configuration(*t.best), *cost_of(row),
+                       row.get("run_id"), options.strategies.front(), options.seed, t.found_at,
+                       t.problem->space.size(), row.get("timestamp_utc")});
+  }
+  return entries;
+}
+
+int simulate(const TuneOptions& options) {
+  auto rows = read_results_files({options.simulate});
+  if (!options.run.sweep.plugin_globs.empty()) {
+    rows = select_rows(rows, {}, options.run.sweep.plugin_globs);
+  }
+  const auto spaces = measured_spaces(rows);
+  if (spaces.empty()) {
+    throw InputError("no problem in '" + options.simulate +
+                     "' has two or more configurations measured, one of them ok: nothing to "
+                     "simulate");
+  }
+  std::vector<const SearchStrategy*> strategies;
+  for (const auto& s : kSearchStrategies) {
+    if (options.strategies.empty() ||
+        std::count(options.strategies.begin(), options.strategies.end(), s.name)) {
+      strategies.push_back(&s);
+    }
+  }
+  std::vector<std::string> header = {"problem", "where", "configurations"};
+  for (const auto* s : strategies) header.push_back(s->name);
+  MarkdownTable table(header, 2);
+  std::vector<double> share(strategies.size(), 0);  // summed over the problems: evaluations / size
+  std::vector<std::size_t> third(strategies.size(), 0);
+  for (const auto& measured : spaces) {
+    std::vector<std::string> cells = {measured.problem, measured.where,
+                                      std::to_string(measured.space.size())};
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+      const ReplayOutcome outcome = replay(measured, *strategies[i], {options.budget, 0},
+                                           options.seed, options.seeds, options.within);
+      if (outcome.reached == 0) {
+        cells.push_back("never");
+        continue;
+      }
+      std::string cell = fixed(outcome.mean_evaluations, 1);
+      if (outcome.reached < outcome.searches) {
+        cell += " (" + std::to_string(outcome.searches - outcome.reached) + " missed)";
+      }
+      cells.push_back(cell);
+      const double size = static_cast<double>(measured.space.size());
+      share[i] += outcome.mean_evaluations / size;
+      if (outcome.reached == outcome.searches && outcome.mean_evaluations <= size / 3) ++third[i];
+    }
+    table.add_row(cells);
+  }
+  std::vector<std::string> mean_share = {"mean share of the space", "", ""};
+  std::vector<std::string> within_third = {"problems found in a third of the space", "", ""};
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    mean_share.push_back(fixed(100 * share[i] / static_cast<double>(spaces.size()), 0) + "%");
+    within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(spaces.size()));
+  }
+  table.add_row(mean_share);
+  table.add_row(within_third);
+  std::cout << "Evaluations until a configuration within " << fixed(100 * options.within, 1)
+            << "% of the problem's best measured one, mean over " << options.seeds
+            << " searches (seeds " << options.seed << " to " << options.seed + options.seeds - 1
+            << (options.budget ? ", at most " + std::to_string(options.budget) + " evaluations each"
+                               : "")
+            << "); 'missed': searches that ended without one.\n\n"
+            << table.str();
+  return kExitOk;
+}
+
+}  // namespace
+
+int tune_command(const std::vector<std::string>& args) {
+  TuneOptions options;
+  if (!parse_tune_options(args, options)) return kExitOk;
+  if (!options.simulate.empty()) return simulate(options);
+  handle_interruptions();
+  RunOptions& run = options.run;
+  const SearchStrategy& strategy = find_strategy(options.strategies.front());
+
+  std::string why_no_device;
+  const int device_count = cuda_device_count(&why_no_device);
+  const int device = run.sweep.devices.front();
+  if (device_count > 0 && device >= device_count) {
+    throw InputError("device " + std::to_string(device) + " is not present (" +
+                     std::to_string(device_count) + " CUDA devices)");
+  }
+  RunContext context;
+  context.host = host_name();
+  context.run_id = run.run_id.empty() ? default_run_id(context.host) : run.run_id;
+  context.cache = run.timing.cold ? "cold" : "hot";
+  std::vector<Problem> problems;
+  {
+    PluginProbe probe(executable_path(), run.case_timeout_seconds);
+    const PluginSelection selection =
+        select_runnable(probe, run.sweep, run.plugin_dirs, device_count, why_no_device);
+    if (selection.runnable.empty()) {
+      std::cerr << "kbench: nothing to tune\n";
+      return kExitOk;
+    }
+    const Plan plan = plan_sweep(selection.runnable, run.sweep, selection.families, probe);
+    for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
+    problems = problems_of(plan, context);
+  }
+  if (interrupted()) {
+    std::cerr << "kbench: interrupted while planning; nothing was run\n";
+    return kExitInterrupted;
+  }
+
+  ResultsStore store(run.output);
+  std::optional<RunLock> run_lock;
+  if (!run.run_id.empty()) run_lock.emplace(run.output, run.run_id, "");
+  const std::string resume = resume_command("tune", args, context.run_id, !run.run_id.empty());
+  const std::string last_words =
+      "kbench: interrupted twice; the case in flight was abandoned. Resume with:\n  " + resume +
+      "\n";
+  set_last_words(last_words.c_str());
+
+  std::size_t planned = 0;
+  for (const auto& p : problems) {
+    planned += options.budget ? std::min(options.budget, p.space.size()) : p.space.size();
+  }
+  SweepReport report(planned);
+  SharedRun shared{run, store, nullptr, report, context};
+  // A resumed tune reads the configurations its run id measured back instead of running them:
+  // with the same seed its strategies take the same path, at no cost, to where it stopped.
+  std::map<CaseKey, ResultRow> measured;
+  if (!run.run_id.empty()) {
+    for (auto& row : read_results(run.output)) {
+      if (row.get("run_id") == context.run_id) {
+        measured.emplace(CaseKey(row, false), std::move(row));
+      }
+    }
+    std::size_t repeated = 0, configurations = 0;
+    for (const auto& p : problems) {
+      configurations += p.cases.size();
+      for (const auto& c : p.cases) repeated += measured.count(key_of(shared, c));
+    }
+    if (repeated > 0 && !run.resume) {
+      throw InputError("run id '" + context.run_id + "' already has rows for " +
+                       std::to_string(repeated) + " of the " + std::to_string(configurations) +
+                       " configurations in '" + run.output +
+                       "': add --resume to read them back instead of running them, or choose "
+                       "another --run-id");
+    }
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  setenv("KBENCH_HOST_THREADS", std::to_string(cores).c_str(), /*overwrite=*/0);
+  std::cerr << "kbench: tune " << context.run_id << ": " << problems.size() << " problems, "
+            << strategy.name << " search, seed " << options.seed << " -> " << run.output << "\n";
+
+  std::vector<Tuned> tuned;
+  {
+    CaseExecutor executor(shared, 0);
+    for (const auto& p : problems) {
+      if (p.space.size() == 0) {
+        std::cerr << "kbench: " << p.key.problem() << ": no configuration to tune (" << p.refused
+                  << ")\n";
+        continue;
+      }
+      if (shared.stopped()) break;
+      tuned.push_back(search_problem(p, strategy, options, shared, executor, measured));
+      if (!tuned.back().complete) break;
+    }
+  }
+  report.close(SweepReport::CaseTable::hidden);
+  print_tuned(tuned, read_results(run.output));
+  if (!shared.write_error.empty()) {
+    std::cerr << "kbench: " << shared.write_error
+              << "; not recorded: " << shared.not_recorded.front()
+              << ". Make room, then resume with:\n  " << resume << "\n";
+    return kExitWriteFailed;
+  }
+  const auto entries = best_configs(tuned, options);
+  if (!entries.empty()) {
+    merge_best_configs(options.best_file, entries);
+    std::cerr << "kbench: " << entries.size() << " best configuration"
+              << (entries.size() == 1 ? "" : "s") << " merged into " << options.best_file << "\n";
+  }
+  if (interrupted()) {
+    std::cerr << "kbench: interrupted; the CSV holds every configuration measured. Resume with:\n  "
+              << resume << "\n";
+    return kExitInterrupted;
+  }
+  const bool all_found =
+      std::all_of(tuned.begin(), tuned.end(), [](const Tuned& t) { return t.best.has_value(); });
+  return all_found ? kExitOk : kExitCasesFailed;
+}
+
+}  // namespace kb
