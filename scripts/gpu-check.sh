@@ -105,6 +105,10 @@ if [ "$mode" = abi2 ] || [ "$mode" = all ]; then
   "$kbench" run --plugin transpose/copy --plugin transpose/naive_row --blocks 32x8 \
     --sizes 2048,8192 --dtypes float32,float16,bfloat16,int8 --output "$out/abi2.csv" \
     --run-id small-types "$@" 2>/dev/null | grep -E "^\| transpose/|cases:"
+  echo "== 16- and 8-bit types: reduce/fast and reduce/cub (accumulating in float32, int64)"
+  "$kbench" run --plugin reduce/fast --plugin reduce/cub --sizes 2^26,2^28 --ops sum \
+    --dtypes float32,float16,bfloat16,int8 --output "$out/abi2.csv" --run-id small-types-reduce \
+    "$@" 2>/dev/null | grep -E "^\| reduce/|cases:"
   echo "== transpose/fast's tile_bytes swept; the best per size (compare --by plugin)"
   "$kbench" run --plugin transpose/fast --plugin transpose/copy --param tile_bytes=128,256,512 \
     --sizes 2048,8192,8192x4096 --dtypes float32,float64 --output "$out/abi2.csv" \

@@ -1,5 +1,7 @@
 // NVIDIA's library reduction, cub::DeviceReduce: Sum for sum, TransformReduce with a squaring
-// transform for sumsq, both into Result<T> (int32 accumulates in int64 here too). Its temporary
+// transform for sumsq, both into Result<T> (int32 accumulates in int64 here too). The 16- and
+// 8-bit types sum through TransformReduce with a conversion to Result<T> (float32, int64), so
+// CUB accumulates in that type and not in the input's. Its temporary
 // storage is sized and allocated in setup; launch only enqueues. It chooses its own launch shape;
 // its summation order is not ours to know, so it is checked with the bound that holds for any
 // order (depth n - 1).
@@ -16,9 +18,14 @@ namespace {
 using namespace kb::reduce;
 
 template <typename T>
+struct ConvertTo {
+  __device__ Result<T> operator()(T x) const { return static_cast<Result<T>>(x); }
+};
+
+template <typename T>
 struct SquareAs {
   __device__ Result<T> operator()(T x) const {
-    const Result<T> a = x;
+    const auto a = static_cast<Result<T>>(x);
     return a * a;
   }
 };
@@ -28,7 +35,13 @@ template <typename T>
 cudaError_t device_reduce(const Problem<T>& p, void* temp, std::size_t& temp_bytes,
                           cudaStream_t stream) {
   if (p.op == Op::sum) {
-    return cub::DeviceReduce::Sum(temp, temp_bytes, p.in(), p.out(), p.n, stream);
+    if constexpr (sizeof(T) >= 4) {
+      return cub::DeviceReduce::Sum(temp, temp_bytes, p.in(), p.out(), p.n, stream);
+    } else {
+      return cub::DeviceReduce::TransformReduce(temp, temp_bytes, p.in(), p.out(), p.n,
+                                                cuda::std::plus<>{}, ConvertTo<T>{},
+                                                Result<T>{0}, stream);
+    }
   }
   return cub::DeviceReduce::TransformReduce(temp, temp_bytes, p.in(), p.out(), p.n,
                                             cuda::std::plus<>{}, SquareAs<T>{}, Result<T>{0},
@@ -59,6 +72,6 @@ struct Cub {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Cub, kb::AllDTypes,
-              {"reduce/cub", "1", "cub::DeviceReduce::Sum / TransformReduce (squares)",
+KBENCH_PLUGIN(kb::reduce::Problem, Cub, kb::reduce::DTypesOfAnySize,
+              {"reduce/cub", "2", "cub::DeviceReduce::Sum / TransformReduce (squares)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})

@@ -1,5 +1,5 @@
 // The fastest reduction here: a memory-bound loop kept at the memory's pace. Each thread loads 16
-// bytes at a time (LDG.E.128) and has kUnroll of them in flight before it adds the first, the
+// bytes at a time (LDG.E.128, 2 to 16 elements by type) and has kUnroll of them in flight before it adds the first, the
 // last step included (its loads are predicated, not a serial remainder loop); the grid is one
 // full wave of 1024-thread blocks walking n grid-stride; a block adds its threads with warp
 // shuffles. Integer totals meet in one atomic accumulator; float totals are added by the last
@@ -22,38 +22,45 @@ using namespace kb::reduce;
 constexpr unsigned kThreads = 1024;
 constexpr int kUnroll = 4;
 
+// 16 bytes of T, read with one LDG.E.128 whatever T is: 4 float32 or int32, 2 float64, 8 float16
+// or bfloat16, 16 int8.
 template <typename T>
-struct Vector;
-template <>
-struct Vector<float> {
-  using type = float4;
-};
-template <>
-struct Vector<double> {
-  using type = double2;
-};
-template <>
-struct Vector<std::int32_t> {
-  using type = int4;
+struct alignas(16) Chunk {
+  static constexpr int kLanes = 16 / sizeof(T);
+  T lane[kLanes];
 };
 
-template <typename Acc, typename V>
-__device__ Acc lane_sum(V v, Op op) {
-  if constexpr (sizeof(V) / sizeof(v.x) == 4) {
-    return (term(op, static_cast<Acc>(v.x)) + term(op, static_cast<Acc>(v.y))) +
-           (term(op, static_cast<Acc>(v.z)) + term(op, static_cast<Acc>(v.w)));
+// The chunk at `at`, or zeros (0 in every type here) when `inside` is false.
+template <typename T>
+__device__ Chunk<T> load_chunk(const Chunk<T>* at, bool inside) {
+  const int4 bits = inside ? __ldg(reinterpret_cast<const int4*>(at)) : make_int4(0, 0, 0, 0);
+  Chunk<T> chunk;
+  memcpy(&chunk, &bits, sizeof chunk);
+  return chunk;
+}
+
+// The terms of `lanes` lanes added pairwise, in A. For int8, A is int32: 16 squares of at most
+// 128^2 are 2^18, so a chunk's sum is exact there and only one 64-bit add per chunk remains (64-bit
+// integer arithmetic is emulated, and 16 of it per 16 bytes would make the loop compute-bound).
+template <typename A, int kLanes, typename T>
+__device__ A lane_sum(const T* lane, Op op) {
+  if constexpr (kLanes == 1) {
+    return term(op, static_cast<A>(lane[0]));
   } else {
-    return term(op, static_cast<Acc>(v.x)) + term(op, static_cast<Acc>(v.y));
+    return lane_sum<A, kLanes / 2>(lane, op) + lane_sum<A, kLanes / 2>(lane + kLanes / 2, op);
   }
 }
+
+template <typename T>
+using ChunkSum = std::conditional_t<sizeof(T) == 1, std::int32_t, Result<T>>;
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     reduce_fast(const T* in, std::int64_t n, Op op, LastBlock<Result<T>> float_scratch,
                 AtomicTotal integer_scratch, Result<T>* out) {
   using Acc = Result<T>;
-  using V = typename Vector<T>::type;
-  constexpr int kWidth = sizeof(V) / sizeof(T);
+  using V = Chunk<T>;
+  constexpr int kWidth = V::kLanes;
   const V* vectors = reinterpret_cast<const V*>(in);
   const std::int64_t count = n / kWidth;
   const std::int64_t stride = std::int64_t{gridDim.x} * kThreads;
@@ -64,10 +71,10 @@ __global__ void __launch_bounds__(kThreads)
     V v[kUnroll];
 #pragma unroll
     for (int k = 0; k < kUnroll; ++k) {
-      v[k] = i + k * stride < count ? __ldg(vectors + i + k * stride) : V{};
+      v[k] = load_chunk(vectors + i + k * stride, i + k * stride < count);
     }
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) sum += lane_sum<Acc>(v[k], op);
+    for (int k = 0; k < kUnroll; ++k) sum += lane_sum<ChunkSum<T>, kWidth>(v[k].lane, op);
   }
   // The n % kWidth elements after the last whole vector: one each for the first threads.
   if (thread < n - count * kWidth) sum += term(op, static_cast<Acc>(in[count * kWidth + thread]));
@@ -83,7 +90,7 @@ __global__ void __launch_bounds__(kThreads)
 
 template <typename T>
 struct Fast {
-  static constexpr int kWidth = sizeof(typename Vector<T>::type) / sizeof(T);
+  static constexpr int kWidth = Chunk<T>::kLanes;
 
   explicit Fast(const Problem<T>& p)
       : grid(resident_grid(reduce_fast<T>, kThreads, 0, ceil_div(p.n, kWidth))),
@@ -113,8 +120,8 @@ struct Fast {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Fast, kb::AllDTypes,
-              {"reduce/fast", "2",
+KBENCH_PLUGIN(kb::reduce::Problem, Fast, kb::reduce::DTypesOfAnySize,
+              {"reduce/fast", "3",
                "16-byte loads, 4 in flight per thread, one wave of 1024-thread blocks, warp "
                "shuffles; integers finish with one atomic, floats in the last block",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})
