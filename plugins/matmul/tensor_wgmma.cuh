@@ -2,9 +2,10 @@
 // matmul/tensor_bf16: C (float) = A * B with A and B given K-major (A as M x K, B transposed to
 // N x K), both read by the copy engine (TMA) and multiplied by `wgmma` straight from shared memory.
 //
-// One block computes a 128 x 256 tile of C with three warpgroups: warpgroup 0 is the producer (one
+// A block computes 128 x 256 tiles of C with three warpgroups: warpgroup 0 is the producer (one
 // thread issues the TMA copies), warpgroups 1 and 2 each own 64 rows of the tile and issue one
-// m64n256 wgmma per k step. Four stages of shared memory, each stage guarded by a "full" barrier
+// m64n256 wgmma per k step. One block per SM, persistent: it walks its tiles while the producer
+// runs ahead, so a tile's first stages load while the last tile's results are stored. Four stages of shared memory, each stage guarded by a "full" barrier
 // (the copy engine counts the bytes in) and an "empty" barrier (each consumer warp arrives once its
 // wgmmas have finished reading the stage).
 //
@@ -21,6 +22,7 @@
 #include <cuda_bf16.h>
 #include <cudaTypedefs.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -196,12 +198,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   constexpr int kConsumerWarps = 8;
   const int k_tiles = (K + kBlockK<Elem> - 1) / kBlockK<Elem>;
-  int tile_m = 0;
-  int tile_n = 0;
-  tile_of(static_cast<int>(blockIdx.x), (M + kBlockM - 1) / kBlockM, (N + kBlockN - 1) / kBlockN,
-          tile_m, tile_n);
-  const int m0 = tile_m * kBlockM;
-  const int n0 = tile_n * kBlockN;
+  const int tiles_m = (M + kBlockM - 1) / kBlockM;
+  const int tiles_n = (N + kBlockN - 1) / kBlockN;
+  const int tiles = tiles_m * tiles_n;
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
 
   if (threadIdx.x == 0) {
@@ -214,17 +213,29 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
 
+  // The block is persistent: it takes tiles blockIdx.x, + gridDim.x, ... (a wave of the grouped
+  // order at a time). Stages are numbered by `use`, counted over all of the block's k tiles, so the
+  // producer runs into the next tile while the consumers store this one: their next tile starts
+  // with its first stages already loaded.
   if (warpgroup == 0) {
     // The producer needs few registers; the consumers get them (setmaxnreg, sm_90a).
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
     if (threadIdx.x == 0) {
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        const int s = kt % kStages;
-        // Stage s last held tile kt - kStages; its release completed phase kt / kStages - 1.
-        if (kt >= kStages) barrier_wait(empty + 8 * s, ((kt / kStages) - 1) & 1);
-        barrier_arrive_expect_bytes(full + 8 * s, kATileBytes + kBTileBytes);
-        tma_load(a_tiles + s * kATileBytes, &a_map, kt * kBlockK<Elem>, m0, full + 8 * s);
-        tma_load(b_tiles + s * kBTileBytes, &b_map, kt * kBlockK<Elem>, n0, full + 8 * s);
+      int use = 0;
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int tile_m = 0;
+        int tile_n = 0;
+        tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
+        for (int kt = 0; kt < k_tiles; ++kt, ++use) {
+          const int s = use % kStages;
+          // Stage s last held use - kStages; its release completed phase use / kStages - 1.
+          if (use >= kStages) barrier_wait(empty + 8 * s, ((use / kStages) - 1) & 1);
+          barrier_arrive_expect_bytes(full + 8 * s, kATileBytes + kBTileBytes);
+          tma_load(a_tiles + s * kATileBytes, &a_map, kt * kBlockK<Elem>, tile_m * kBlockM,
+                   full + 8 * s);
+          tma_load(b_tiles + s * kBTileBytes, &b_map, kt * kBlockK<Elem>, tile_n * kBlockN,
+                   full + 8 * s);
+        }
       }
     }
     return;
@@ -233,49 +244,57 @@ __global__ void __launch_bounds__(kThreads, 1)
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
   const int consumer = warpgroup - 1;
   const int lane = static_cast<int>(threadIdx.x) % 32;
-  float d[128];
-#pragma unroll
-  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    const int s = kt % kStages;
-    barrier_wait(full + 8 * s, (kt / kStages) & 1);
-    const std::uint32_t a = a_tiles + s * kATileBytes + consumer * 64 * kRowBytes;
-    const std::uint32_t b = b_tiles + s * kBTileBytes;
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-#pragma unroll
-    for (int k = 0; k < kBlockK<Elem> / kStepK<Elem>; ++k) {
-      wgmma<Elem>(d, descriptor(a + k * kStepBytes), descriptor(b + k * kStepBytes));
-    }
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-    // Keeps this tile's wgmmas in flight while the previous tile's, now finished, free its stage.
-    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-    if (kt > 0 && lane == 0) barrier_arrive(empty + 8 * ((kt - 1) % kStages));
-  }
-  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-  fence_registers(d);
-
-  // Accumulator layout of m64nN: register 4j + 2h + e holds row 16 * warp + lane / 4 + 8h,
-  // column 8j + 2 (lane % 4) + e of the warpgroup's 64 x 256 tile.
   const int warp = (static_cast<int>(threadIdx.x) % 128) / 32;
-  const int row0 = m0 + consumer * 64 + warp * 16 + lane / 4;
-  const int col0 = n0 + 2 * (lane % 4);
   const bool pairs = N % 2 == 0;  // then a pair of columns is 8-byte aligned
+  float d[128];
+  int use = 0;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    int tile_m = 0;
+    int tile_n = 0;
+    tile_of(tile, tiles_m, tiles_n, tile_m, tile_n);
 #pragma unroll
-  for (int j = 0; j < kBlockN / 8; ++j) {
-    const int col = col0 + 8 * j;
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+
+    for (int kt = 0; kt < k_tiles; ++kt, ++use) {
+      const int s = use % kStages;
+      barrier_wait(full + 8 * s, (use / kStages) & 1);
+      const std::uint32_t a = a_tiles + s * kATileBytes + consumer * 64 * kRowBytes;
+      const std::uint32_t b = b_tiles + s * kBTileBytes;
+      asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = row0 + 8 * h;
-      if (row >= M || col >= N) continue;
-      float* out = c + static_cast<std::int64_t>(row) * N + col;
-      const float x = d[4 * j + 2 * h];
-      const float y = d[4 * j + 2 * h + 1];
-      if (pairs) {
-        *reinterpret_cast<float2*>(out) = make_float2(x, y);
-      } else {
-        out[0] = x;
-        if (col + 1 < N) out[1] = y;
+      for (int k = 0; k < kBlockK<Elem> / kStepK<Elem>; ++k) {
+        wgmma<Elem>(d, descriptor(a + k * kStepBytes), descriptor(b + k * kStepBytes));
+      }
+      asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+      // Keeps this k tile's wgmmas in flight while the previous one's, now finished, free its
+      // stage.
+      asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+      if (kt > 0 && lane == 0) barrier_arrive(empty + 8 * ((use - 1) % kStages));
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+    fence_registers(d);
+    if (k_tiles > 0 && lane == 0) barrier_arrive(empty + 8 * ((use - 1) % kStages));
+
+    // Accumulator layout of m64nN: register 4j + 2h + e holds row 16 * warp + lane / 4 + 8h,
+    // column 8j + 2 (lane % 4) + e of the warpgroup's 64 x 256 tile.
+    const int row0 = tile_m * kBlockM + consumer * 64 + warp * 16 + lane / 4;
+    const int col0 = tile_n * kBlockN + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < kBlockN / 8; ++j) {
+      const int col = col0 + 8 * j;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row0 + 8 * h;
+        if (row >= M || col >= N) continue;
+        float* out = c + static_cast<std::int64_t>(row) * N + col;
+        const float x = d[4 * j + 2 * h];
+        const float y = d[4 * j + 2 * h + 1];
+        if (pairs) {
+          *reinterpret_cast<float2*>(out) = make_float2(x, y);
+        } else {
+          out[0] = x;
+          if (col + 1 < N) out[1] = y;
+        }
       }
     }
   }
@@ -366,7 +385,9 @@ inline dim3 launch_grid(std::int64_t M, std::int64_t N, std::int64_t K) {
   if (M > int_max || N > int_max || K > int_max || tiles > int_max) {
     throw kb::Error(KB_UNSUPPORTED, "shape too large for 32-bit tile coordinates");
   }
-  return dim3(static_cast<unsigned>(tiles));
+  int sms = 0;
+  KB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return dim3(static_cast<unsigned>(std::min<std::int64_t>(tiles, sms)));
 }
 
 template <class Elem>

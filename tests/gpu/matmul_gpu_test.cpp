@@ -141,4 +141,23 @@ TEST(MatmulGpu, RegblockIsRightOnEveryEdge) {
   EXPECT_EQ(ok.size(), 2 * sizes.size()) << run.output;
 }
 
+// The wgmma kernels are persistent, one block per SM walking tiles in grouped order: shapes with
+// more tiles than any GPU has SMs, partial tiles at both edges, a last group of fewer tile rows
+// than the others, and K that is not a whole k tile.
+TEST(MatmulGpu, TensorCoreBlocksThatTakeSeveralTilesAreRight) {
+  KBTEST_REQUIRE_GPU();
+  const std::vector<std::string> sizes = {"2000x3001x77", "4099x2051x130", "8192x256x64"};
+  const kbtest::Run run = kbtest::kbench(
+      {"run", "--plugin", "matmul/tensor_wgmma", "--plugin", "matmul/tensor_bf16", "--sizes",
+       join(sizes), "--dtypes", "float32", "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> ok;
+  for (const auto& row : run.rows) {
+    if (row.at("status") == "unsupported") continue;  // not a compute capability 9.0 device
+    EXPECT_EQ(row.at("status"), "ok") << key(row) << ": " << row.at("message");
+    if (row.at("status") == "ok") ok.insert(key(row));
+  }
+  EXPECT_TRUE(ok.empty() || ok.size() == 2 * sizes.size()) << run.output;
+}
+
 }  // namespace
