@@ -15,7 +15,6 @@ struct TensorBf16 : kb_wgmma::WgmmaStrategy<__nv_bfloat16, kb::matmul::Precision
 KBENCH_PLUGIN(kb::matmul::Problem, TensorBf16, kb::DTypes<float>,
               {"matmul/tensor_bf16", "3",
                "BF16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
-               "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 consumer "
-               "warpgroups); A and B rounded "
-               "to bf16 and made K-major at setup",
+               "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
+               "consumer warpgroups); A and B rounded to bf16 and made K-major at setup",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16, "", nullptr})
