@@ -14,7 +14,7 @@ namespace kb {
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
 CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
-  return CaseKey(build_row(run.context, c, nullptr, 0, {}), run.options.split);
+  return CaseKey(build_row(run.context, c, nullptr, 0, CaseOutcome{}), run.options.split);
 }
 
 CaseExecutor::~CaseExecutor() {
@@ -23,7 +23,7 @@ CaseExecutor::~CaseExecutor() {
 }
 
 std::optional<ResultRow> CaseExecutor::execute(const PlannedCase& c) {
-  const std::optional<Record> result = c.outcome.empty() ? run_case(c) : c.outcome;
+  const std::optional<CaseOutcome> result = c.outcome ? c.outcome : run_case(c);
   if (!result) {
     // Stopped from outside without a signal of ours: stop the run as if it had been ours.
     interrupt();
@@ -93,7 +93,7 @@ bool CaseExecutor::abandoned() const {
          worker_signal_ == SIGHUP;
 }
 
-std::optional<Record> CaseExecutor::run_case(const PlannedCase& c) {
+std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
   if (worker_ && current_ != group_of(c)) {
     worker_->finish();
     stop_worker();
@@ -103,7 +103,7 @@ std::optional<Record> CaseExecutor::run_case(const PlannedCase& c) {
     std::string error;
     if (!start_worker(c, error)) {
       if (abandoned()) return std::nullopt;
-      return Record{{"status", "error"}, {"message", "worker failed to start: " + error}};
+      return CaseOutcome::without_run(CaseStatus::error, "worker failed to start: " + error);
     }
   }
   if (!worker_->send("case", to_record(c.request))) {
@@ -111,50 +111,57 @@ std::optional<Record> CaseExecutor::run_case(const PlannedCase& c) {
     worker_signal_ = worker_->signal();
     stop_worker();
     if (abandoned()) return std::nullopt;
-    return Record{{"status", "crashed"}, {"message", "worker " + how + " before the case started"}};
+    return CaseOutcome::without_run(CaseStatus::crashed,
+                                    "worker " + how + " before the case started");
   }
   std::string kind;
-  Record result;
+  Record fields;
   const int timeout_ms = static_cast<int>(options_.case_timeout_seconds * 1000);
-  switch (worker_->receive(kind, result, timeout_ms)) {
-    case LineReader::Status::line:
-      if (kind != "result") {
+  switch (worker_->receive(kind, fields, timeout_ms)) {
+    case LineReader::Status::line: {
+      CaseOutcome outcome;
+      try {
+        if (kind != "result") throw ProtocolError("unexpected '" + kind + "'");
+        outcome = decode_outcome(fields);
+      } catch (const ProtocolError& e) {
         stop_worker();
-        return Record{{"status", "error"},
-                      {"message", "worker protocol error: unexpected '" + kind + "'"}};
+        return CaseOutcome::without_run(CaseStatus::error,
+                                        std::string("worker protocol error: ") + e.what());
       }
-      if (result.count("fatal")) {
-        result["status"] = "crashed";
-        result["message"] = "CUDA context lost, worker replaced: " + result["message"];
-        result.erase("fatal");
+      if (outcome.context_lost) {
+        outcome.status = CaseStatus::crashed;
+        outcome.message = "CUDA context lost, worker replaced: " + outcome.message;
+        outcome.context_lost = false;
         worker_->finish();
         stop_worker();
       }
-      return result;
+      return outcome;
+    }
     case LineReader::Status::timeout:
       stop_worker();
-      return Record{{"status", "timeout"},
-                    {"message", "no result after " + option_number(options_.case_timeout_seconds) +
-                                    " s (--case-timeout); worker killed"}};
+      return CaseOutcome::without_run(
+          CaseStatus::timeout, "no result after " +
+                                   option_number(options_.case_timeout_seconds) +
+                                   " s (--case-timeout); worker killed");
     case LineReader::Status::eof: break;
   }
   const std::string how = worker_->finish();
   worker_signal_ = worker_->signal();
   stop_worker();
   if (abandoned()) return std::nullopt;
-  return Record{{"status", "crashed"}, {"message", "worker " + how + " while running this case"}};
+  return CaseOutcome::without_run(CaseStatus::crashed,
+                                  "worker " + how + " while running this case");
 }
 
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run
 // stops, and the case is named as not recorded.
-std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const Record& result) {
+std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
   const ResultRow row = build_row(run_.context, c, device_info(c.request.device),
-                                  copy_gbps_[c.request.device], result);
+                                  copy_gbps_[c.request.device], outcome);
   SharedCsvFile::Span samples;
   try {
-    const auto listed = result.find("samples_list");
-    if (run_.samples != nullptr && listed != result.end()) {
-      samples = run_.samples->append(row, listed->second);
+    if (run_.samples != nullptr && !outcome.sample_list.empty()) {
+      samples = run_.samples->append(row, outcome.sample_list);
     }
     try {
       run_.store.append(row);
@@ -169,7 +176,7 @@ std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const Record
     run_.stopping = true;
     return std::nullopt;
   }
-  run_.report.finished(row, result);
+  run_.report.finished(row, outcome);
   return row;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "case_key.hpp"
+#include "case_outcome.hpp"
 #include "options.hpp"
 #include "plan.hpp"
 #include "protocol.hpp"
@@ -74,8 +75,8 @@ class CaseExecutor {
     }
   };
   // The case's result; nothing when the case was abandoned.
-  std::optional<Record> run_case(const PlannedCase& c);
-  std::optional<ResultRow> record(const PlannedCase& c, const Record& result);
+  std::optional<CaseOutcome> run_case(const PlannedCase& c);
+  std::optional<ResultRow> record(const PlannedCase& c, const CaseOutcome& outcome);
   bool start_worker(const PlannedCase& c, std::string& error);
   void stop_worker();
   // After the worker ended on its own: was it stopped by the run's interruption, or from outside?

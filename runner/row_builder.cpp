@@ -2,10 +2,10 @@
 
 #include "peak_rates.hpp"
 #include "plausibility.hpp"
-#include "result_selection.hpp"
 #include "version.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -20,13 +20,21 @@ std::string fixed(double value, int decimals) {
   return text;
 }
 
-std::string field(const Record& r, const char* key) {
-  const auto it = r.find(key);
-  return it == r.end() ? "" : it->second;
+// Measurements to six significant digits, counts (bytes, flops) to seventeen: exactly.
+std::string significant(double value, int digits = 6) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
 }
 
-double number_of(const Record& r, const char* key) {
-  return cell_number(field(r, key)).value_or(NAN);
+std::string significant(const std::optional<double>& value) {
+  return value ? significant(*value) : "";
+}
+
+std::string dims(const std::array<std::uint32_t, 3>& values) {
+  const std::uint32_t plain[3] = {values[0], values[1], values[2]};
+  return format_dims(plain);
 }
 
 Math simt_math(kb_dtype dtype) { return dtype == KB_DTYPE_F64 ? Math::fp64 : Math::fp32; }
@@ -52,7 +60,7 @@ std::string utc_timestamp() {
 }
 
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
-                    double copy_gbps, const Record& result) {
+                    double copy_gbps, const CaseOutcome& outcome) {
   ResultRow row;
   const PluginInfo& api = *c.plugin;
   row.set("timestamp_utc", utc_timestamp());
@@ -82,27 +90,50 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("shape", format_extent(c.request.shape));
   row.set("block", format_block(c.request.block));
   row.set("params", c.request.params);
-  row.set("grid", field(result, "grid"));
+  if (outcome.launch) row.set("grid", dims(outcome.launch->grid));
   row.set("seed", std::to_string(c.request.seed));
   row.set("cache", run.cache);
-  row.set("status", field(result, "status"));
-  row.set("message", field(result, "message"));
-  for (const char* key : {"samples", "median_us", "min_us", "mean_us", "stddev_us", "noise",
-                          "settled", "timing", "sample_launches", "batch_us", "host_us",
-                          "max_rel_error", "tolerance", "bytes", "flops", "metrics",
-                          "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w"}) {
-    row.set(key, field(result, key));
+  row.set("status", status_name(outcome.status));
+  row.set("message", outcome.message);
+  if (const auto& s = outcome.samples) {
+    row.set("samples", std::to_string(s->count));
+    row.set("median_us", significant(s->median_us));
+    row.set("min_us", significant(s->min_us));
+    row.set("mean_us", significant(s->mean_us));
+    row.set("stddev_us", significant(s->stddev_us));
+    row.set("noise", significant(s->noise));
+    row.set("settled", s->settled ? "1" : "0");
   }
+  if (outcome.timing) {
+    row.set("timing", timing_name(*outcome.timing));
+    row.set("sample_launches", std::to_string(outcome.sample_launches));
+  }
+  row.set("batch_us", significant(outcome.batch_us));
+  row.set("host_us", significant(outcome.host_us));
+  if (const auto& v = outcome.verification) {
+    row.set("max_rel_error", significant(v->max_rel_error));
+    row.set("tolerance", significant(v->tolerance));
+    row.set("metrics", v->metrics);
+  }
+  if (outcome.bytes) row.set("bytes", significant(*outcome.bytes, 17));
+  if (outcome.flops) row.set("flops", significant(*outcome.flops, 17));
+  if (const auto& d = outcome.device_state) {
+    row.set("sm_clock_mhz", std::to_string(d->sm_clock_mhz));
+    row.set("temperature_c", std::to_string(d->temperature_c));
+    row.set("throttle", d->throttle);
+  }
+  row.set("energy_j", significant(outcome.energy_j));
+  row.set("power_w", significant(outcome.power_w));
 
-  const double seconds = number_of(result, "median_us") * 1e-6;
-  const double bytes = number_of(result, "bytes");
-  const double flops = number_of(result, "flops");
+  const double seconds = outcome.samples ? outcome.samples->median_us * 1e-6 : NAN;
+  const double bytes = outcome.bytes.value_or(NAN);
+  const double flops = outcome.flops.value_or(NAN);
   if (!(seconds > 0)) return row;
   const double gbps = bytes / seconds / 1e9;
   const double gflops = flops / seconds / 1e9;
   if (bytes > 0) row.set("gbps", fixed(gbps, 2));
   if (flops > 0) row.set("gflops", fixed(gflops, 2));
-  if (const double joules = number_of(result, "energy_j"); joules > 0) {
+  if (const double joules = outcome.energy_j.value_or(0); joules > 0) {
     if (bytes > 0) row.set("gb_per_j", fixed(bytes / 1e9 / joules, 3));
     if (flops > 0) row.set("gflop_per_j", fixed(flops / 1e9 / joules, 3));
   }
@@ -126,14 +157,14 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
 
   if (row.get("status") != "ok") return row;
   CaseTimings timings;
-  timings.median_us = number_of(result, "median_us");
-  timings.batch_us = number_of(result, "batch_us");
-  timings.enqueue_us = number_of(result, "enqueue_us");
-  timings.host_us = number_of(result, "host_us");
-  timings.host_idle_us = number_of(result, "host_idle_us");
-  timings.kernels = static_cast<int>(number_of(result, "kernels") > 0 ? number_of(result, "kernels") : 0);
-  if (const double captured = number_of(result, "captured_ops"); captured >= 0) {
-    timings.captured_operations = static_cast<long long>(captured);
+  timings.median_us = outcome.samples->median_us;
+  timings.batch_us = outcome.batch_us.value_or(NAN);
+  timings.enqueue_us = outcome.enqueue_us.value_or(NAN);
+  timings.host_us = outcome.host_us.value_or(NAN);
+  timings.host_idle_us = outcome.host_idle_us.value_or(NAN);
+  timings.kernels = outcome.launch ? static_cast<int>(outcome.launch->kernels) : 0;
+  if (outcome.captured_operations && *outcome.captured_operations >= 0) {
+    timings.captured_operations = outcome.captured_operations;
   }
   CaseLimits limits;
   limits.bytes = std::max(bytes, 0.0);

@@ -4,7 +4,7 @@
 
 #include "device_info.hpp"
 #include "plan.hpp"
-#include "protocol.hpp"
+#include "case_outcome.hpp"
 #include "result_schema.hpp"
 
 #include <string>
@@ -20,7 +20,7 @@ struct RunContext {
 // `device` is null for host plugins; `copy_gbps` is the device's measured copy bandwidth (0 when
 // not measured).
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
-                    double copy_gbps, const Record& result);
+                    double copy_gbps, const CaseOutcome& outcome);
 
 std::string utc_timestamp();  // 2026-11-21T23:59:01Z
 

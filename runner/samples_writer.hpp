@@ -8,14 +8,15 @@
 #include "shared_csv_file.hpp"
 
 #include <string>
+#include <vector>
 
 namespace kb {
 
 class SamplesWriter {
  public:
   explicit SamplesWriter(std::string path);  // appends; writes the header when the file is new
-  // `samples` is the worker's comma-separated list, in launch order.
-  SharedCsvFile::Span append(const ResultRow& row, const std::string& samples);
+  // `samples`: the case's samples in microseconds, in the order they were taken.
+  SharedCsvFile::Span append(const ResultRow& row, const std::vector<double>& samples);
   // Takes the samples of a case back when its row could not be written (see SharedCsvFile::undo).
   bool undo(const SharedCsvFile::Span& span) { return file_.undo(span); }
 

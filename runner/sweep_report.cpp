@@ -28,12 +28,12 @@ void SweepReport::worker_started(double seconds) {
   worker_start_seconds_ += seconds;
 }
 
-void SweepReport::finished(const ResultRow& row, const Record& result) {
+void SweepReport::finished(const ResultRow& row, const CaseOutcome& outcome) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  for (std::size_t phase = 0; phase < phase_seconds_.size(); ++phase) {
-    if (const auto it = result.find(kPhaseKeys[phase]); it != result.end()) {
-      phase_seconds_[phase] += std::strtod(it->second.c_str(), nullptr);
-    }
+  if (outcome.phases) {
+    phase_seconds_.setup += outcome.phases->setup;
+    phase_seconds_.timing += outcome.phases->timing;
+    phase_seconds_.verify += outcome.phases->verify;
   }
   ++done_;
   ++counts_[row.get("status")];
@@ -61,8 +61,8 @@ void SweepReport::print_time() const {
   std::snprintf(line, sizeof line,
                 "time: %.1f s; summed over the lanes: %zu worker starts %.1f s, setup %.1f s, "
                 "timing %.1f s, verify %.1f s\n",
-                wall, worker_starts_, worker_start_seconds_, phase_seconds_[0], phase_seconds_[1],
-                phase_seconds_[2]);
+                wall, worker_starts_, worker_start_seconds_, phase_seconds_.setup,
+                phase_seconds_.timing, phase_seconds_.verify);
   std::cout << line;
 }
 

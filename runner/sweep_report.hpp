@@ -3,13 +3,11 @@
 // the sweep's time went.
 #pragma once
 
-#include "protocol.hpp"
+#include "case_outcome.hpp"
 #include "result_schema.hpp"
 
-#include <array>
 #include <chrono>
 #include <cstddef>
-#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -21,8 +19,8 @@ class SweepReport {
  public:
   explicit SweepReport(std::size_t planned);
   void started(const std::string& label);
-  // `result` is the worker's record, with the case's phase times.
-  void finished(const ResultRow& row, const Record& result);
+  // `outcome` holds the case's phase times in the worker (none for a case that did not run).
+  void finished(const ResultRow& row, const CaseOutcome& outcome);
   void skipped_resumed();
   void worker_started(double seconds);
   enum class CaseTable { shown, hidden };  // hidden: the command prints its own summary
@@ -41,8 +39,8 @@ class SweepReport {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::size_t worker_starts_ = 0;
   double worker_start_seconds_ = 0;
-  // Per kPhaseKeys entry (setup, timing, verify), summed over the cases of every lane.
-  std::array<double, std::size(kPhaseKeys)> phase_seconds_{};
+  // The worker's phases (setup, timing, verify), summed over the cases of every lane.
+  PhaseSeconds phase_seconds_;
   std::mutex mutex_;  // lanes report concurrently
 };
 

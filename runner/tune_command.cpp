@@ -74,12 +74,11 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
       it = problems.end() - 1;
     }
     auto& mine = configurations[static_cast<std::size_t>(it - problems.begin())];
-    if (c.outcome.empty()) {
+    if (!c.outcome) {
       mine.emplace(Configuration{row.get("block"), row.get("params")}, c);
     } else if (it->refused.empty()) {
-      const auto message = c.outcome.find("message");
-      it->refused =
-          c.outcome.at("status") + (message == c.outcome.end() ? "" : ": " + message->second);
+      it->refused = std::string(status_name(c.outcome->status)) +
+                    (c.outcome->message.empty() ? "" : ": " + c.outcome->message);
     }
   }
   for (std::size_t i = 0; i < problems.size(); ++i) {

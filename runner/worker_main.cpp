@@ -63,9 +63,9 @@ int worker_command(const std::vector<std::string>& args) {
     Record fields;
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
-      const Record result = runner.run(case_from_record(fields));
-      send("result", result);
-      if (result.count("fatal")) return 0;
+      const CaseOutcome outcome = runner.run(case_from_record(fields));
+      send("result", encode_outcome(outcome));
+      if (outcome.context_lost) return 0;
     }
   } catch (const std::exception& e) {
     hello["error"] = e.what();

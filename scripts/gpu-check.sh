@@ -48,14 +48,16 @@ fi
 
 if [ "$mode" = sweep ] || [ "$mode" = all ]; then
   csv="$out/sweep.csv"
+  run_id="gpu-check-$(date -u +%Y%m%dT%H%M%SZ)"  # one run: scripts/goal-ratios.py tables it whole
   for preset in presets/gpu-check-*.ini; do
-    "$kbench" run --config "$preset" --output "$csv" --run-id "gpu-check-$(date -u +%Y%m%dT%H%M%SZ)" \
+    "$kbench" run --config "$preset" --output "$csv" --run-id "$run_id" \
       --energy-window 1 "$@" >"$out/table.md" 2>>/tmp/kbench-sweep.log
     echo "== $preset (exit $?)" | tee -a "$out/sweeps.md"
     grep -E "^\| |cases:" "$out/table.md" >>"$out/sweeps.md"
     grep -E "cases:|(fast|copy|cublas|cub|regblock|tensor|tiled_coarse) " "$out/table.md"
   done
   rm -f "$out/table.md"
+  python3 scripts/goal-ratios.py "$csv" --run "$run_id" | tee "$out/goal-ratios.md"
 fi
 
 if [ "$mode" = fair ] || [ "$mode" = all ]; then

@@ -89,17 +89,6 @@ std::string describe(const CaseRequest& r) {
 
 }  // namespace
 
-const char* status_name(kb_status status) {
-  switch (status) {
-    case KB_OK: return "ok";
-    case KB_UNSUPPORTED: return "unsupported";
-    case KB_OOM: return "oom";
-    case KB_VERIFY_FAILED: return "verify_failed";
-    case KB_ERROR: break;
-  }
-  return "error";
-}
-
 CaseRunner::CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options)
     : plugin_(plugin), options_(options) {
   if (!cuda()) return;
@@ -290,41 +279,44 @@ long long CaseRunner::captured_operations(void* state, kb_launch_config& config)
   return counted ? static_cast<long long>(nodes) : -1;
 }
 
-Record CaseRunner::run(const CaseRequest& request) {
+CaseOutcome CaseRunner::run(const CaseRequest& request) {
   // The runner's own CUDA calls throw only when the device is beyond use; the plugin's hooks
   // never throw. Either way the case ends as a row.
   try {
     if (cuda()) cudaGetLastError();  // nothing left over from the case before
     return run_unguarded(request);
   } catch (const std::exception& e) {
-    Record result{{"status", "error"}, {"message", std::string("runner: ") + e.what()}};
-    if (cuda() && cuda_context_lost()) result["fatal"] = "1";
-    return result;
+    CaseOutcome outcome =
+        CaseOutcome::without_run(CaseStatus::error, std::string("runner: ") + e.what());
+    outcome.context_lost = cuda() && cuda_context_lost();
+    return outcome;
   }
 }
 
-Record CaseRunner::run_unguarded(const CaseRequest& request) {
-  Record result;
+CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
+  CaseOutcome result;
   const kb_case c = request.to_abi();
   kb_message message{};
   kb_work work{};
   kb_launch_config config{};
   void* state = nullptr;
   // Where the case's wall time goes, for the sweep's closing summary (not CSV columns).
+  result.phases.emplace();
+  double* const phases[] = {&result.phases->setup, &result.phases->timing, &result.phases->verify};
   std::size_t phase = 0;
   auto phase_start = Clock::now();
   const auto end_phase = [&] {
-    result[kPhaseKeys[phase++]] = number(seconds_since(phase_start));
+    *phases[phase++] = seconds_since(phase_start);
     phase_start = Clock::now();
   };
 
   const auto finish = [&](kb_status status, const char* stage) {
     if (state != nullptr) plugin_.teardown(state);
     end_phase();
-    result["status"] = status_name(status);
+    result.status = status_of(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
-      result["message"] = std::string(stage) + ": " + plugin_text(message.text);
-      if (cuda() && cuda_context_lost()) result["fatal"] = "1";
+      result.message = std::string(stage) + ": " + plugin_text(message.text);
+      result.context_lost = cuda() && cuda_context_lost();
     }
     return result;
   };
@@ -339,8 +331,8 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "after setup")) != KB_OK) {
     return finish(status, "setup");
   }
-  result["bytes"] = number(work.bytes, 17);
-  result["flops"] = number(work.flops, 17);
+  result.bytes = work.bytes;
+  result.flops = work.flops;
   end_phase();
 
   // Warm-up, with the stream not held: whatever a first launch does (load a lazily loaded module,
@@ -421,32 +413,35 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
                                : options_.rule.judge(samples, seconds_since(start));
   }
   const SampleStats stats = summarize(samples);
-  result["timing"] = !cuda() ? "host" : options_.profile ? "profile" : hold ? "held" : "plain";
-  result["sample_launches"] = std::to_string(hold ? launches : 1);
+  result.timing = !cuda()            ? TimingMethod::host
+                  : options_.profile ? TimingMethod::profile
+                  : hold             ? TimingMethod::held
+                                     : TimingMethod::plain;
+  result.sample_launches = hold ? launches : 1;
   if (cuda() && !options_.profile) {
     if (!options_.cold && !(plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
       BatchTiming batch;
       if ((status = batch_launch(state, config, message, stats.median, batch)) != KB_OK) {
         return finish(status, "launch");
       }
-      result["batch_us"] = number(batch.launch_us);
-      result["enqueue_us"] = number(batch.enqueue_us);
+      result.batch_us = batch.launch_us;
+      result.enqueue_us = batch.enqueue_us;
     }
     HostTiming host;
     if ((status = synchronised_host_time(state, config, message, stats.median, host)) != KB_OK) {
       return finish(status, "launch");
     }
-    result["host_us"] = number(host.launch_us);
-    result["host_idle_us"] = number(host.idle_us);
+    result.host_us = host.launch_us;
+    result.host_idle_us = host.idle_us;
     if (options_.energy_window_seconds > 0 && monitor_ && !options_.cold &&
-        !(plugin_.flags & KB_FLAG_SYNCHRONIZES) && result.count("batch_us")) {
+        !(plugin_.flags & KB_FLAG_SYNCHRONIZES) && result.batch_us) {
       std::optional<double> watts;
       if ((status = energy_window(state, config, message, stats.median, watts)) != KB_OK) {
         return finish(status, "launch");
       }
       if (watts) {
-        result["power_w"] = number(*watts);
-        result["energy_j"] = number(*watts * std::stod(result["batch_us"]) * 1e-6);
+        result.power_w = *watts;
+        result.energy_j = *watts * *result.batch_us * 1e-6;
       } else {
         timing_note += std::string(timing_note.empty() ? "" : "; ") +
                        "no energy: the board's energy counter did not move";
@@ -457,9 +452,7 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
     const GpuState gpu = monitor_->read();
     if (gpu.known) {
       const unsigned lowest = std::min(lowest_clock.value_or(gpu.sm_clock_mhz), gpu.sm_clock_mhz);
-      result["sm_clock_mhz"] = std::to_string(lowest);
-      result["temperature_c"] = std::to_string(gpu.temperature_c);
-      result["throttle"] = gpu.throttle;
+      result.device_state = DeviceState{lowest, gpu.temperature_c, gpu.throttle};
       const std::optional<unsigned> highest = monitor_->max_sm_clock_mhz();
       if (highest && lowest < kThrottledClock * *highest) {
         timing_note += std::string(timing_note.empty() ? "" : "; ") + "throttled: the SM clock " +
@@ -486,28 +479,19 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
   // work on the stream it is given? (A plugin that synchronises cannot be captured.)
   if (holds_stream()) {
     if (const long long operations = captured_operations(state, config); operations >= 0) {
-      result["captured_ops"] = std::to_string(operations);
+      result.captured_operations = operations;
     }
   }
 
-  result["samples"] = std::to_string(stats.count);
-  if (options_.keep_samples) {
-    std::string list;
-    for (double us : samples) list += (list.empty() ? "" : ",") + number(us, 9);
-    result["samples_list"] = list;
-  }
-  result["median_us"] = number(stats.median);
-  result["min_us"] = number(stats.min);
-  result["mean_us"] = number(stats.mean);
-  result["stddev_us"] = number(stats.stddev);
-  result["noise"] = number(stats.noise);
-  result["settled"] = verdict == StoppingRule::Verdict::settled ? "1" : "0";
-  result["grid"] = format_dims(config.grid);
-  result["launched_block"] = format_dims(config.block);
-  result["kernels"] = std::to_string(config.kernels);
-  result["max_rel_error"] = number(check.max_rel_error);
-  result["tolerance"] = number(check.tolerance);
-  result["metrics"] = plugin_text(check.metrics);
+  result.samples = SampleSummary{static_cast<long long>(stats.count), stats.median, stats.min,
+                                 stats.mean,   stats.stddev, stats.noise,
+                                 verdict == StoppingRule::Verdict::settled};
+  if (options_.keep_samples) result.sample_list = samples;
+  result.launch = LaunchShape{{config.grid[0], config.grid[1], config.grid[2]},
+                              {config.block[0], config.block[1], config.block[2]},
+                              config.kernels};
+  result.verification =
+      VerificationFigures{check.max_rel_error, check.tolerance, plugin_text(check.metrics)};
   if (status == KB_VERIFY_FAILED) {
     std::string why = "verification failed";
     if (!contradiction.empty()) {
@@ -517,9 +501,9 @@ Record CaseRunner::run_unguarded(const CaseRequest& request) {
              number(check.tolerance);
     }
     const std::string detail = plugin_text(message.text);
-    result["message"] = detail.empty() ? why : why + "; " + detail;
+    result.message = detail.empty() ? why : why + "; " + detail;
   } else if (!timing_note.empty()) {
-    result["message"] = timing_note;
+    result.message = timing_note;
   }
   return finish(status, "verify");
 }

@@ -1,9 +1,10 @@
 // Runs the cases of one plugin inside a worker: setup, warm-up, timed launches until the stopping
-// rule is satisfied, poison + launch + verify, teardown. Produces the `result` record.
+// rule is satisfied, poison + launch + verify, teardown. Produces the case's outcome.
 #pragma once
 
 #include "blocking_kernel.hpp"
 #include "gpu_monitor.hpp"
+#include "case_outcome.hpp"
 #include "case_request.hpp"
 #include "protocol.hpp"
 #include "statistics.hpp"
@@ -22,13 +23,11 @@ struct TimingOptions {
   bool hide_launch_latency = true;
   bool cold = false;          // flush L2 before every sample
   bool profile = false;       // one launch per case, no warm-up, no sampling (for ncu --nvtx)
-  bool keep_samples = false;  // return every sample in the result ("samples_list")
+  bool keep_samples = false;  // return every sample in the outcome (sample_list)
   // > 0: the board's energy per launch, over a window of this many seconds of back-to-back
   // launches after the samples (NVML's energy counter moves every 100 ms, so a second or more).
   double energy_window_seconds = 0;
 };
-
-const char* status_name(kb_status status);
 
 class CaseRunner {
  public:
@@ -40,9 +39,9 @@ class CaseRunner {
   CaseRunner(const CaseRunner&) = delete;
   CaseRunner& operator=(const CaseRunner&) = delete;
 
-  // The record holds status, message and the measurements; "fatal" = "1" when the CUDA context is
-  // lost (a sticky error such as an illegal address) and the worker must not run another case.
-  Record run(const CaseRequest& request);
+  // The outcome's context_lost is set when the CUDA context is lost (a sticky error such as an
+  // illegal address) and the worker must not run another case.
+  CaseOutcome run(const CaseRequest& request);
 
  private:
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
@@ -51,7 +50,7 @@ class CaseRunner {
     return cuda() && options_.hide_launch_latency && !options_.profile &&
            !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   }
-  Record run_unguarded(const CaseRequest& request);
+  CaseOutcome run_unguarded(const CaseRequest& request);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).

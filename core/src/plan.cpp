@@ -87,10 +87,10 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
                const std::vector<Block>& blocks, PluginProbe& probe) {
   PlannedCase planned{plugin, request, {}};
   if (!(plugin->dtypes & request.dtype)) {
-    planned.outcome = {{"status", "unsupported"},
-                       {"message", std::string("data type ") + dtype_name(request.dtype) +
-                                       " not supported (plugin supports " +
-                                       dtype_list(plugin->dtypes) + ")"}};
+    planned.outcome = CaseOutcome::without_run(
+        CaseStatus::unsupported, std::string("data type ") + dtype_name(request.dtype) +
+                                     " not supported (plugin supports " +
+                                     dtype_list(plugin->dtypes) + ")");
     plan.cases.push_back(planned);
     return;
   }
@@ -99,7 +99,7 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
   for (const auto& block : blocks) {
     planned.request.block = block;
     const Acceptance verdict = probe.accepts(*plugin, planned.request);
-    if (verdict.accepted || !verdict.fault.empty()) {
+    if (verdict.accepted || verdict.fault) {
       planned.outcome = verdict.fault;
       plan.cases.push_back(planned);
       ++accepted;
@@ -109,7 +109,8 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
   }
   if (accepted == 0) {
     planned.request.block = blocks.size() == 1 ? blocks.front() : Block{};
-    planned.outcome = {{"status", "unsupported"}, {"message", "not accepted: " + last_reason}};
+    planned.outcome =
+        CaseOutcome::without_run(CaseStatus::unsupported, "not accepted: " + last_reason);
     plan.cases.push_back(planned);
   }
 }

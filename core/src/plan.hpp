@@ -2,6 +2,7 @@
 // each, filtered by the plugin's own acceptance rule (asked through the probe process).
 #pragma once
 
+#include "case_outcome.hpp"
 #include "case_request.hpp"
 #include "family_table.hpp"
 #include "plugin_info.hpp"
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,10 +33,10 @@ struct SweepRequest {
 struct PlannedCase {
   std::shared_ptr<const PluginInfo> plugin;
   CaseRequest request;
-  // Non-empty: the case is not run but recorded with this outcome ({status, message}):
+  // Set: the case is not run but recorded with this outcome (a status and its message):
   // `unsupported` (a data type the plugin lacks, a shape for which it accepted none of the
   // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
-  Record outcome;
+  std::optional<CaseOutcome> outcome;
   int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
 };
 

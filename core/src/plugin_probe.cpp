@@ -121,21 +121,22 @@ Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& req
     return verdict;
   }
   if (answer.kind.empty()) {
-    verdict.fault = {{"status", answer.timed_out ? "timeout" : "crashed"},
-                     {"message", answer.failure + " while planning this case"}};
+    verdict.fault =
+        CaseOutcome::without_run(answer.timed_out ? CaseStatus::timeout : CaseStatus::crashed,
+                                 answer.failure + " while planning this case");
   } else {
-    verdict.fault = {{"status", "error"},
-                     {"message", answer.kind == "refused" ? "the probe could not load it again: " +
-                                                                field(answer.fields, "reason")
-                                                          : "probe protocol error: unexpected '" +
-                                                                answer.kind + "'"}};
+    verdict.fault = CaseOutcome::without_run(
+        CaseStatus::error, answer.kind == "refused"
+                               ? "the probe could not load it again: " +
+                                     field(answer.fields, "reason")
+                               : "probe protocol error: unexpected '" + answer.kind + "'");
   }
   // Asked again, a crashing or hanging accepts() would cost the same for every later case.
-  faulted_[plugin.file] = {{"status", verdict.fault["status"]},
-                           {"message", answer.kind.empty()
-                                           ? answer.failure + " on an earlier case of this plugin; "
-                                                              "not asked again"
-                                           : verdict.fault["message"]}};
+  faulted_[plugin.file] = CaseOutcome::without_run(
+      verdict.fault->status, answer.kind.empty() ? answer.failure +
+                                                       " on an earlier case of this plugin; "
+                                                       "not asked again"
+                                                 : verdict.fault->message);
   return verdict;
 }
 

@@ -5,6 +5,7 @@
 // file it was on is reported and a fresh probe goes on with the others.
 #pragma once
 
+#include "case_outcome.hpp"
 #include "case_request.hpp"
 #include "loader.hpp"
 #include "plugin_info.hpp"
@@ -13,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +29,9 @@ struct Discovery {
 struct Acceptance {
   bool accepted = false;
   std::string reason;  // the plugin's why, when it refuses
-  // When accepts() crashed or hung: the outcome the case is recorded with ({status, message}:
-  // `crashed` or `timeout`), and every later case of the plugin too, without asking again.
-  Record fault;
+  // When accepts() crashed or hung: the outcome the case is recorded with (`crashed` or
+  // `timeout`, and why), and every later case of the plugin too, without asking again.
+  std::optional<CaseOutcome> fault;
 };
 
 class PluginProbe {
@@ -59,7 +61,7 @@ class PluginProbe {
   std::string executable_;
   int timeout_ms_;
   std::unique_ptr<WorkerProcess> child_;
-  std::map<std::string, Record> faulted_;  // file -> the outcome of its accepts() fault
+  std::map<std::string, CaseOutcome> faulted_;  // file -> the outcome of its accepts() fault
 };
 
 }  // namespace kb

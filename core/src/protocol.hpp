@@ -11,10 +11,6 @@ namespace kb {
 
 using Record = std::map<std::string, std::string>;
 
-// The keys of a `result` record that time the case's phases in the worker, in seconds: setup,
-// the timing loop, then poison + launch + verify + teardown. The sweep's closing line sums them.
-inline constexpr const char* kPhaseKeys[] = {"setup_s", "timing_s", "verify_s"};
-
 std::string encode_record(const std::string& kind, const Record& fields);
 // False when the line is not a record.
 bool decode_record(const std::string& line, std::string& kind, Record& fields);

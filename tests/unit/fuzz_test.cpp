@@ -92,12 +92,12 @@ class Fuzzer {
     }
     if (fs::exists(samples_)) {
       try {
-        io::CSVReader<12, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(samples_);
+        io::CSVReader<13, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(samples_);
         reader.read_header(io::ignore_no_column, "run_id", "gpu_uuid", "device", "plugin", "dtype",
-                           "op", "shape", "block", "cache", "repetition", "sample", "us");
-        std::string c[12];
+                           "op", "shape", "block", "params", "cache", "repetition", "sample", "us");
+        std::string c[13];
         while (reader.read_row(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10],
-                               c[11])) {
+                               c[11], c[12])) {
         }
       } catch (const std::exception& e) {
         problems += std::string("libfccp cannot read the samples: ") + e.what() + "\n";

@@ -156,10 +156,10 @@ TEST(RunCommand, SamplesOutKeepsEverySampleAndProfileTakesOne) {
   std::ifstream in(samples.string());
   std::string line;
   std::getline(in, line);
-  EXPECT_EQ(line, "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,repetition,sample,us");
+  EXPECT_EQ(line, "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,params,cache,repetition,sample,us");
   int lines = 0;
   while (std::getline(in, line)) {
-    EXPECT_NE(line.find(",host,transpose/cpu,int32,,64x64,-,hot,0," + std::to_string(lines) + ","),
+    EXPECT_NE(line.find(",host,transpose/cpu,int32,,64x64,-,,hot,0," + std::to_string(lines) + ","),
               std::string::npos)
         << line;
     ++lines;

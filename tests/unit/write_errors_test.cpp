@@ -97,7 +97,8 @@ TEST_F(WriteErrors, ASamplesFileThatCannotBeWrittenFailsTheRunAndKeepsNoRowOfThe
   const std::string samples = folder_.file("samples.csv");
   // Room for both headers and a few bytes of the first case's samples.
   const std::size_t headers = kb::header_line().size() +
-                              std::string("run_id,gpu_uuid,device,plugin,dtype,op,shape,block,cache,sample,us\n").size();
+                              std::string("run_id,gpu_uuid,device,plugin,dtype,op,shape,block,params,cache,repetition,"
+                                          "sample,us\n").size();
   setenv("KBENCH_TEST_WRITE_LIMIT", std::to_string(headers + 5).c_str(), 1);
   auto args = sweep("10,20");
   args.insert(args.end(), {"--samples-out", samples});

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Issue 18's goal ratios from one results CSV, one table per GPU model and run.
+
+    scripts/goal-ratios.py results/h100.csv [--run RUN_ID]
+
+Each line: the two sides' median (batch_us) in microseconds, and B's median over A's (above 1:
+A is faster). Only `ok` rows count; a goal whose rows are missing from a run is left out.
+"""
+import argparse
+import csv
+import collections
+
+GOALS = (
+    [("matmul/tensor_wgmma", "matmul/cublas_tf32", "float32", s, "", 0.95)
+     for s in ("4096x4096x4096", "8192x8192x8192")]
+    + [("matmul/tensor_bf16", "matmul/cublas_bf16", "float32", s, "", 0.95)
+       for s in ("4096x4096x4096", "8192x8192x8192")]
+    + [("matmul/regblock", "matmul/cublas", "float32", "4096x4096x4096", "", 0.90)]
+    + [("transpose/fast", other, d, s, "", goal)
+       for d in ("float32", "float64") for s in ("2048x2048", "8192x8192", "8192x4096")
+       for other, goal in (("transpose/cublas", 1.0), ("transpose/copy", None))]
+    + [("reduce/fast", "reduce/cub", d, s, op, 1.0)
+       for d in ("float32", "int32") for s in ("67108864", "268435456") for op in ("sum", "sumsq")]
+)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("csv")
+    parser.add_argument("--run", help="only this run id")
+    args = parser.parse_args()
+    rows = collections.defaultdict(dict)  # (gpu, run) -> case -> row
+    for r in csv.DictReader(open(args.csv, newline="")):
+        if r["status"] != "ok" or (args.run and r["run_id"] != args.run):
+            continue
+        case = (r["plugin"], r["dtype"], r["shape"], r["op"])
+        if r.get("params") and r["plugin"] == "transpose/fast" and r["params"] != "tile_bytes=512":
+            continue  # the default tile only: the plugin as a plain run uses it
+        rows[(r["gpu_name"], r["run_id"])][case] = r
+    for (gpu, run), cases in sorted(rows.items()):
+        lines = []
+        for a, b, dtype, shape, op, goal in GOALS:
+            ra, rb = cases.get((a, dtype, shape, op)), cases.get((b, dtype, shape, op))
+            if not ra or not rb:
+                continue
+            ratio = float(rb["median_us"]) / float(ra["median_us"])
+            goal_text = "-" if goal is None else f"{goal:.2f}"
+            if b == "transpose/copy" and dtype == "float32" and shape == "8192x8192":
+                goal_text = "0.97 (H100), 0.95 (H200)"
+            case = " ".join(part for part in (dtype, op, shape) if part)
+            lines.append(f"| {a} vs {b} {case} | {ra['median_us']} ({ra['batch_us']}) "
+                         f"| {rb['median_us']} ({rb['batch_us']}) | {ratio:.3f} | {goal_text} |")
+        reduce_vs_copy = []
+        for (plugin, dtype, shape, op), r in sorted(cases.items()):
+            if plugin == "reduce/fast" and r.get("peak") == "copy" and shape in ("67108864", "268435456"):
+                reduce_vs_copy.append(f"{dtype} {op} {shape}: {float(r['fraction_of_peak']):.3f}")
+        if not lines:
+            continue
+        print(f"\n### {gpu}, run {run}\n")
+        print("| goal: A vs B | A median (batch_us) | B median (batch_us) | B / A | goal |")
+        print("|---|---:|---:|---:|---|")
+        print("\n".join(lines))
+        if reduce_vs_copy:
+            print("\nreduce/fast against the copy bandwidth (fraction_of_peak): " + "; ".join(reduce_vs_copy))
+
+
+if __name__ == "__main__":
+    main()
