@@ -1,20 +1,21 @@
-// matmul/tensor_bf16: float32 inputs rounded to bf16 (nearest even) once at setup, multiplied by
-// Hopper's warpgroup tensor-core instruction (wgmma) with float32 accumulation; see
-// tensor_wgmma.cuh.
+// matmul/tensor_bf16: bfloat16 inputs (float32 ones rounded to bf16, nearest even, once at setup)
+// multiplied by Hopper's warpgroup tensor-core instruction (wgmma) with float32 accumulation into
+// a float32 C; see tensor_wgmma.cuh.
 #include "tensor_wgmma.cuh"
 
 namespace {
 
 template <typename T>
-struct TensorBf16 : kb_wgmma::WgmmaStrategy<__nv_bfloat16, kb::matmul::Precision::bf16> {
-  using WgmmaStrategy::WgmmaStrategy;
+struct TensorBf16 : kb_wgmma::WgmmaStrategy<T, __nv_bfloat16, kb::matmul::Precision::bf16> {
+  using Strategy = kb_wgmma::WgmmaStrategy<T, __nv_bfloat16, kb::matmul::Precision::bf16>;
+  using Strategy::Strategy;
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, TensorBf16, kb::DTypes<float>,
+KBENCH_PLUGIN(kb::matmul::Problem, TensorBf16, kb::matmul::Bf16TensorDTypes,
               {"matmul/tensor_bf16", "3",
                "BF16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
                "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
-               "consumer warpgroups); A and B rounded to bf16 and made K-major at setup",
+               "consumer warpgroups); A and B made K-major (float32 ones rounded to bf16) at setup",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16, "", nullptr})

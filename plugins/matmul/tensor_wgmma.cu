@@ -5,8 +5,9 @@
 namespace {
 
 template <typename T>
-struct TensorWgmma : kb_wgmma::WgmmaStrategy<float, kb::matmul::Precision::tf32> {
-  using WgmmaStrategy::WgmmaStrategy;
+struct TensorWgmma : kb_wgmma::WgmmaStrategy<T, float, kb::matmul::Precision::tf32> {
+  using Strategy = kb_wgmma::WgmmaStrategy<T, float, kb::matmul::Precision::tf32>;
+  using Strategy::Strategy;
 };
 
 }  // namespace

@@ -352,8 +352,8 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t rows, std::int64_t k,
 // `source` (rows x cols, row-major) as a K-major matrix of Elem with leading dimension ld:
 // unchanged when K runs along the rows (A), transposed when it runs down the columns (B), the
 // padding zero.
-template <class Elem>
-std::vector<Elem> k_major(const kb::HostVector<float>& source, std::int64_t rows,
+template <class Elem, class Source>
+std::vector<Elem> k_major(const kb::HostVector<Source>& source, std::int64_t rows,
                           std::int64_t cols, bool transpose, std::int64_t ld) {
   const std::int64_t out_rows = transpose ? cols : rows;
   std::vector<Elem> out(static_cast<std::size_t>(out_rows * ld), Elem(0.0f));
@@ -397,22 +397,23 @@ void allow_shared_memory() {
                                      static_cast<int>(kSharedBytes)));
 }
 
-// The strategy both wgmma plugins share; `Operand` is what the tensor cores read (float read as
-// TF32, or bf16) and `kPrecision` what the verification holds the result to.
+// The strategy both wgmma plugins share; `In` is the case's data type, `Operand` what the tensor
+// cores read (float read as TF32, or bf16) and `kRounded` the precision float32 inputs are held to
+// once rounded to it (bfloat16 inputs are exact: held to precision_of<In>).
 //
 // Setup, untimed: wgmma reads both operands K-major, so B is transposed once into a buffer of the
 // strategy, rows zero-padded to 16 bytes for TMA. A is used in place when it already is what the
 // kernel reads (float, rows 16-byte aligned), else it gets such a copy too.
-template <class Operand, kb::matmul::Precision kPrecision>
+template <class In, class Operand, kb::matmul::Precision kRounded>
 class WgmmaStrategy {
  public:
-  explicit WgmmaStrategy(const kb::matmul::Problem<float>& p)
+  explicit WgmmaStrategy(const kb::matmul::Problem<In>& p)
       : grid_(launch_grid(p.M, p.N, p.K)),
         ld_(padded_k<Operand>(p.K)),
         a_copy_(KB_DEVICE_CUDA, static_cast<std::size_t>(a_in_place(p.K) ? 0 : p.M * ld_)),
         b_transposed_(KB_DEVICE_CUDA, static_cast<std::size_t>(p.N * ld_)) {
     const Operand* a = nullptr;
-    if constexpr (std::is_same_v<Operand, float>) a = p.a();
+    if constexpr (std::is_same_v<Operand, In>) a = p.a();
     if (a_copy_.size() > 0) {
       a_copy_.upload(k_major<Operand>(p.host_a(), p.M, p.K, false, ld_));
       a = a_copy_.data();
@@ -423,15 +424,17 @@ class WgmmaStrategy {
     allow_shared_memory<Operand>();
   }
 
-  void launch(const kb::matmul::Problem<float>& p, kb::Launcher& launch) const {
+  void launch(const kb::matmul::Problem<In>& p, kb::Launcher& launch) const {
     launch(wgmma_matmul<Operand>, grid_, dim3(kThreads), kSharedBytes, a_map_, b_map_, p.c(),
            static_cast<int>(p.M), static_cast<int>(p.N), static_cast<int>(p.K));
   }
 
-  kb_verification verify(const kb::matmul::Problem<float>& p) const { return p.verify(kPrecision); }
+  kb_verification verify(const kb::matmul::Problem<In>& p) const {
+    return p.verify(std::is_same_v<In, float> ? kRounded : kb::matmul::precision_of<In>());
+  }
 
  private:
-  bool a_in_place(std::int64_t k) const { return std::is_same_v<Operand, float> && ld_ == k; }
+  bool a_in_place(std::int64_t k) const { return std::is_same_v<Operand, In> && ld_ == k; }
 
   dim3 grid_;
   std::int64_t ld_;

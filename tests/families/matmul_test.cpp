@@ -10,6 +10,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <type_traits>
 
 namespace {
 
@@ -28,9 +29,21 @@ kb_case make_case(std::int64_t M, std::int64_t N, std::int64_t K, kb_dtype dtype
   return c;
 }
 
-// A host problem whose output is the exact product rounded to T (what a perfect kernel writes).
+template <typename T>
+double value_of(T x) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat162float(x);
+  } else {
+    return x;
+  }
+}
+
+// A host problem whose output is the exact product rounded to C's type (what a perfect kernel
+// writes).
 template <typename T>
 struct Solved {
+  using Out = kb::matmul::Product<T>;
+
   explicit Solved(const kb_case& shape) : problem(shape, KB_DEVICE_HOST, work) {
     const T* a = problem.a();
     const T* b = problem.b();
@@ -38,14 +51,16 @@ struct Solved {
     for (std::int64_t i = 0; i < problem.M; ++i) {
       std::fill(row.begin(), row.end(), 0.0);
       for (std::int64_t k = 0; k < problem.K; ++k) {
-        const double aik = a[i * problem.K + k];
-        for (std::int64_t j = 0; j < problem.N; ++j) row[j] += aik * b[k * problem.N + j];
+        const double aik = value_of(a[i * problem.K + k]);
+        for (std::int64_t j = 0; j < problem.N; ++j) {
+          row[j] += aik * value_of(b[k * problem.N + j]);
+        }
       }
-      for (std::int64_t j = 0; j < problem.N; ++j) c()[i * problem.N + j] = static_cast<T>(row[j]);
+      for (std::int64_t j = 0; j < problem.N; ++j) c()[i * problem.N + j] = static_cast<Out>(row[j]);
     }
   }
-  T* c() { return problem.c(); }
-  T& at(std::int64_t i, std::int64_t j) { return problem.c()[i * problem.N + j]; }
+  Out* c() { return problem.c(); }
+  Out& at(std::int64_t i, std::int64_t j) { return problem.c()[i * problem.N + j]; }
 
   kb_work work{};
   Problem<T> problem;
@@ -80,6 +95,23 @@ TEST(MatmulProblem, InputsAreSeededUniformInMinusOneOne) {
   EXPECT_GT(*hi, 0.9f);
   EXPECT_NE(std::vector<float>(p.host_a().begin(), p.host_a().begin() + 20),
             std::vector<float>(p.host_b().begin(), p.host_b().begin() + 20));
+}
+
+// bfloat16 inputs multiply into a float32 C. Every product of two is exact in float32, so the
+// check holds C to float32 accumulation alone; an entry off by 0.01 (at least 1/17 of sum |a b|
+// at K = 17) is far over that.
+TEST(MatmulProblem, BfloatInputsMultiplyIntoAFloatC) {
+  Solved<__nv_bfloat16> s(make_case(33, 65, 17, KB_DTYPE_BF16));
+  static_assert(std::is_same_v<decltype(s.problem.c()), float*>);
+  EXPECT_EQ(s.work.bytes, 2.0 * (33 * 17 + 17 * 65) + 4.0 * 33 * 65);
+  kb_verification v = s.problem.verify();
+  EXPECT_TRUE(v.passed) << metrics(v);
+  EXPECT_NE(metrics(v).find("precision=fp32"), std::string::npos) << metrics(v);
+  EXPECT_DOUBLE_EQ(v.tolerance, kb::matmul::tolerance(Precision::fp32, 17));
+  s.at(32, 64) += 0.01f;
+  v = s.problem.verify();
+  EXPECT_FALSE(v.passed);
+  EXPECT_NE(metrics(v).find("worst=32x64"), std::string::npos) << metrics(v);
 }
 
 TEST(MatmulProblem, PoisonedOutputFails) {

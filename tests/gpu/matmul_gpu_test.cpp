@@ -160,4 +160,23 @@ TEST(MatmulGpu, TensorCoreBlocksThatTakeSeveralTilesAreRight) {
   EXPECT_TRUE(ok.empty() || ok.size() == 2 * sizes.size()) << run.output;
 }
 
+// bfloat16 inputs go to the BF16 tensor cores as they are and come back as a float32 C, held to
+// float32 accumulation alone: odd sizes, and a shape with more tiles than SMs.
+TEST(MatmulGpu, BfloatInputsVerifyOnTheTensorCoresAndInCublas) {
+  KBTEST_REQUIRE_GPU();
+  const std::vector<std::string> sizes = {"33x65x17", "1000x1111x113", "2000x3001x77"};
+  const kbtest::Run run = kbtest::kbench(
+      {"run", "--plugin", "matmul/tensor_bf16", "--plugin", "matmul/cublas_bf16", "--sizes",
+       join(sizes), "--dtypes", "bfloat16", "--max-time", "0.01"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> ok;
+  for (const auto& row : run.rows) {
+    if (row.at("plugin") == "matmul/tensor_bf16" && row.at("status") == "unsupported") continue;
+    EXPECT_EQ(row.at("status"), "ok") << key(row) << ": " << row.at("message");
+    EXPECT_NE(row.at("metrics").find("precision=fp32"), std::string::npos) << row.at("metrics");
+    if (row.at("status") == "ok") ok.insert(key(row));
+  }
+  EXPECT_GE(ok.size(), sizes.size()) << run.output;  // cuBLAS everywhere, wgmma on sm_90
+}
+
 }  // namespace

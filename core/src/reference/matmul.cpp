@@ -54,12 +54,22 @@ struct Exact {
 };
 
 template <typename T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return static_cast<double>(__bfloat162float(x));
+  } else {
+    return static_cast<double>(x);
+  }
+}
+
+template <typename T>
 Exact exact_entry(const T* a_row, const double* b_column, std::int64_t K) {
   double sum = 0.0, compensation = 0.0, abs_sum = 0.0;
   for (std::int64_t k = 0; k < K; ++k) {
-    const double x = a_row[k], y = b_column[k];
+    const double x = as_double(a_row[k]), y = b_column[k];
     const double product = x * y;
-    const double product_error = std::is_same_v<T, float> ? 0.0 : std::fma(x, y, -product);
+    // A product of two float32 (or bfloat16) values is exact in double.
+    const double product_error = std::is_same_v<T, double> ? std::fma(x, y, -product) : 0.0;
     const double t = sum + product;  // TwoSum (Knuth): t + sum_error == sum + product exactly
     const double z = t - sum;
     const double sum_error = (sum - (t - z)) + (product - z);
@@ -144,8 +154,9 @@ std::vector<std::pair<std::int64_t, std::int64_t>> sampled_entries(std::int64_t 
 }
 
 template <typename T>
-kb_verification verify_product(const T* a, const T* b, const T* c, std::int64_t M, std::int64_t N,
-                               std::int64_t K, Precision computed_in, std::uint64_t seed) {
+kb_verification verify_product(const T* a, const T* b, const Product<T>* c, std::int64_t M,
+                               std::int64_t N, std::int64_t K, Precision computed_in,
+                               std::uint64_t seed) {
   const bool full = static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K) <=
                     kFullCheckLimit;
   // Entry e is (i, j): every entry column by column, or the e-th sample (also column by column),
@@ -170,7 +181,7 @@ kb_verification verify_product(const T* a, const T* b, const T* c, std::int64_t 
     for (std::size_t e = begin; e < end; ++e) {
       const auto [i, j] = entry(e);
       if (j != gathered) {
-        for (std::int64_t k = 0; k < K; ++k) column[k] = b[k * N + j];
+        for (std::int64_t k = 0; k < K; ++k) column[k] = as_double(b[k * N + j]);
         gathered = j;
       }
       tally.check(c[i * N + j], exact_entry(a + i * K, column.data(), K), i, j);
@@ -188,6 +199,9 @@ template kb_verification verify_product<float>(const float*, const float*, const
 template kb_verification verify_product<double>(const double*, const double*, const double*,
                                                 std::int64_t, std::int64_t, std::int64_t,
                                                 Precision, std::uint64_t);
+template kb_verification verify_product<__nv_bfloat16>(const __nv_bfloat16*, const __nv_bfloat16*,
+                                                       const float*, std::int64_t, std::int64_t,
+                                                       std::int64_t, Precision, std::uint64_t);
 
 namespace {
 

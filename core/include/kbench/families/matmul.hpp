@@ -1,11 +1,14 @@
 // The matmul family: C (M x N) = A (M x K) * B (K x N), all row-major and densely packed.
-// Shape {M, N, K}; the block shape is the strategy's to interpret (threads per block in x and y,
-// or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is compared
+// float32 and float64 multiply into C of their type, bfloat16 (tensor_bf16, cublas_bf16) into a
+// float32 C. Shape {M, N, K}; the block shape is the strategy's to interpret (threads per block in
+// x and y, or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is compared
 // with a float64 reference under a tolerance that follows K and the precision the product was
 // computed in (see docs/families/matmul.md and tolerance() below).
 #pragma once
 
 #include <kbench/plugin.hpp>
+
+#include <cuda_bf16.h>
 
 #include <cstdint>
 #include <memory>
@@ -29,9 +32,22 @@ enum class Precision { fp64, fp32, tf32, bf16 };
 
 const char* name_of(Precision p);
 
+// What C holds: bfloat16 inputs multiply into a float32 C (the tensor cores' contract); float32
+// and float64 inputs into their own type.
+template <typename T>
+using Product = std::conditional_t<std::is_same_v<T, __nv_bfloat16>, float, T>;
+
+// The data types of the plugins that multiply on the BF16 tensor cores: bfloat16 inputs as they
+// are, float32 ones rounded to bfloat16.
+using Bf16TensorDTypes = DTypes<float, __nv_bfloat16>;
+
+// bfloat16 inputs are exact: each product of two is exact in float32, so only the float32
+// accumulation rounds.
 template <typename T>
 constexpr Precision precision_of() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "matmul is float or double");
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, __nv_bfloat16>,
+                "matmul is float, double or bfloat16");
   return std::is_same_v<T, double> ? Precision::fp64 : Precision::fp32;
 }
 
@@ -58,8 +74,9 @@ constexpr std::size_t kSampleCount = 4096;
 // below every tolerance, float64 included). Every entry when M*N*K <= kFullCheckLimit, otherwise
 // sampled_entries(M, N, kSampleCount, seed).
 template <typename T>
-kb_verification verify_product(const T* a, const T* b, const T* c, std::int64_t M, std::int64_t N,
-                               std::int64_t K, Precision computed_in, std::uint64_t seed);
+kb_verification verify_product(const T* a, const T* b, const Product<T>* c, std::int64_t M,
+                               std::int64_t N, std::int64_t K, Precision computed_in,
+                               std::uint64_t seed);
 
 template <typename T>
 class Problem {
@@ -87,13 +104,13 @@ class Problem {
 
   const T* a() const noexcept { return a_.data(); }
   const T* b() const noexcept { return b_.data(); }
-  T* c() const noexcept { return const_cast<T*>(c_.data()); }
+  Product<T>* c() const noexcept { return const_cast<Product<T>*>(c_.data()); }
 
   void poison(cudaStream_t stream) { c_.poison(stream); }
 
   kb_verification verify() const { return verify(precision_of<T>()); }
   kb_verification verify(Precision computed_in) const {
-    const HostVector<T> got = c_.download();
+    const HostVector<Product<T>> got = c_.download();
     return verify_product(host_a_->data(), host_b_->data(), got.data(), M, N, K, computed_in,
                           seed_);
   }
@@ -118,7 +135,7 @@ class Problem {
   std::shared_ptr<const HostVector<T>> host_b_;
   Array<T> a_;
   Array<T> b_;
-  Array<T> c_;
+  Array<Product<T>> c_;
 };
 
 // Acceptance rules the strategies share.
