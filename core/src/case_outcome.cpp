@@ -21,6 +21,12 @@ constexpr std::pair<TimingMethod, const char*> kTimingNames[] = {{TimingMethod::
                                                                   {TimingMethod::host, "host"},
                                                                   {TimingMethod::profile, "profile"}};
 
+// The self-checks and energy figures, each present or not, under their field names.
+constexpr std::pair<const char*, std::optional<double> CaseOutcome::*> kOptionalNumbers[] = {
+    {"batch_us", &CaseOutcome::batch_us},         {"enqueue_us", &CaseOutcome::enqueue_us},
+    {"host_us", &CaseOutcome::host_us},           {"host_idle_us", &CaseOutcome::host_idle_us},
+    {"power_w", &CaseOutcome::power_w},           {"energy_j", &CaseOutcome::energy_j}};
+
 // Seventeen significant digits: every double comes back exactly.
 std::string exact(double value) {
   char text[40];
@@ -163,11 +169,8 @@ Record encode_outcome(const CaseOutcome& o) {
     for (double us : o.sample_list) list += (list.empty() ? "" : ",") + exact(us);
     r["sample_list"] = list;
   }
-  const std::pair<const char*, const std::optional<double>*> optional_numbers[] = {
-      {"batch_us", &o.batch_us}, {"enqueue_us", &o.enqueue_us}, {"host_us", &o.host_us},
-      {"host_idle_us", &o.host_idle_us}, {"power_w", &o.power_w}, {"energy_j", &o.energy_j}};
-  for (const auto& [key, value] : optional_numbers) {
-    if (*value) r[key] = exact(**value);
+  for (const auto& [key, member] : kOptionalNumbers) {
+    if (o.*member) r[key] = exact(*(o.*member));
   }
   if (o.captured_operations) r["captured_ops"] = std::to_string(*o.captured_operations);
   if (o.launch) {
@@ -206,11 +209,10 @@ CaseOutcome decode_outcome(const Record& record) {
   o.flops = in.optional_number("flops");
   if (in.has("timing")) {
     const std::string& name = in.text("timing");
-    bool known = false;
     for (const auto& [value, text] : kTimingNames) {
-      if (name == text) o.timing = value, known = true;
+      if (name == text) o.timing = value;
     }
-    if (!known) throw ProtocolError("result record with an unknown timing '" + name + "'");
+    if (!o.timing) throw ProtocolError("result record with an unknown timing '" + name + "'");
     o.sample_launches = static_cast<int>(in.integer("sample_launches"));
   }
   if (in.has("samples")) {
@@ -233,12 +235,7 @@ CaseOutcome decode_outcome(const Record& record) {
       o.sample_list.push_back(us);
     }
   }
-  o.batch_us = in.optional_number("batch_us");
-  o.enqueue_us = in.optional_number("enqueue_us");
-  o.host_us = in.optional_number("host_us");
-  o.host_idle_us = in.optional_number("host_idle_us");
-  o.power_w = in.optional_number("power_w");
-  o.energy_j = in.optional_number("energy_j");
+  for (const auto& [key, member] : kOptionalNumbers) o.*member = in.optional_number(key);
   if (in.has("captured_ops")) o.captured_operations = in.integer("captured_ops");
   if (in.has("grid")) {
     LaunchShape launch;
