@@ -22,7 +22,8 @@ std::vector<std::string> samples_header() {
 SamplesWriter::SamplesWriter(std::string path)
     : file_(std::move(path), samples_header(), "samples file") {}
 
-SharedCsvFile::Span SamplesWriter::append(const ResultRow& row, const std::vector<double>& samples) {
+SharedCsvFile::Span SamplesWriter::append(const ResultRow& row,
+                                          const std::vector<double>& samples) {
   std::vector<std::string> key;
   for (const auto& column : kKeyColumns) key.push_back(row.get(column));
   std::string text;

@@ -53,7 +53,8 @@ def main():
                          f"| {rb['median_us']} ({rb['batch_us']}) | {ratio:.3f} | {goal_text} |")
         reduce_vs_copy = []
         for (plugin, dtype, shape, op), r in sorted(cases.items()):
-            if plugin == "reduce/fast" and r.get("peak") == "copy" and shape in ("67108864", "268435456"):
+            goal_size = shape in ("67108864", "268435456")
+            if plugin == "reduce/fast" and r.get("peak") == "copy" and goal_size:
                 reduce_vs_copy.append(f"{dtype} {op} {shape}: {float(r['fraction_of_peak']):.3f}")
         if not lines:
             continue
@@ -62,7 +63,8 @@ def main():
         print("|---|---:|---:|---:|---|")
         print("\n".join(lines))
         if reduce_vs_copy:
-            print("\nreduce/fast against the copy bandwidth (fraction_of_peak): " + "; ".join(reduce_vs_copy))
+            print("\nreduce/fast against the copy bandwidth (fraction_of_peak): "
+                  + "; ".join(reduce_vs_copy))
 
 
 if __name__ == "__main__":

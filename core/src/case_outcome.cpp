@@ -16,10 +16,11 @@ constexpr std::pair<CaseStatus, const char*> kStatusNames[] = {
     {CaseStatus::crashed, "crashed"}, {CaseStatus::timeout, "timeout"},
     {CaseStatus::oom, "oom"}};
 
-constexpr std::pair<TimingMethod, const char*> kTimingNames[] = {{TimingMethod::held, "held"},
-                                                                  {TimingMethod::plain, "plain"},
-                                                                  {TimingMethod::host, "host"},
-                                                                  {TimingMethod::profile, "profile"}};
+constexpr std::pair<TimingMethod, const char*> kTimingNames[] = {
+    {TimingMethod::held, "held"},
+    {TimingMethod::plain, "plain"},
+    {TimingMethod::host, "host"},
+    {TimingMethod::profile, "profile"}};
 
 // The self-checks and energy figures, each present or not, under their field names.
 constexpr std::pair<const char*, std::optional<double> CaseOutcome::*> kOptionalNumbers[] = {
@@ -47,7 +48,9 @@ class FieldReader {
 
   const std::string& text(const char* key) {
     const auto it = record_.find(key);
-    if (it == record_.end()) throw ProtocolError(std::string("result record without '") + key + "'");
+    if (it == record_.end()) {
+      throw ProtocolError(std::string("result record without '") + key + "'");
+    }
     read_.insert(key);
     return it->second;
   }
@@ -90,7 +93,9 @@ class FieldReader {
 
   void expect_all_read() const {
     for (const auto& [key, value] : record_) {
-      if (!read_.count(key)) throw ProtocolError("result record with an unknown field '" + key + "'");
+      if (!read_.count(key)) {
+        throw ProtocolError("result record with an unknown field '" + key + "'");
+      }
     }
   }
 

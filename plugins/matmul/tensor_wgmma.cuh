@@ -5,9 +5,10 @@
 // A block computes 128 x 256 tiles of C with three warpgroups: warpgroup 0 is the producer (one
 // thread issues the TMA copies), warpgroups 1 and 2 each own 64 rows of the tile and issue one
 // m64n256 wgmma per k step. One block per SM, persistent: it walks its tiles while the producer
-// runs ahead, so a tile's first stages load while the last tile's results are stored. Four stages of shared memory, each stage guarded by a "full" barrier
-// (the copy engine counts the bytes in) and an "empty" barrier (each consumer warp arrives once its
-// wgmmas have finished reading the stage).
+// runs ahead, so a tile's first stages load while the last tile's results are stored. Four stages
+// of shared memory, each stage guarded by a "full" barrier (the copy engine counts the bytes in)
+// and an "empty" barrier (each consumer warp arrives once its wgmmas have finished reading the
+// stage).
 //
 // Every stage holds one K slice of 128 bytes per tile row (32 floats or 64 bf16), which is exactly
 // the span of the 128-byte swizzle that TMA writes and wgmma reads: the two agree on the layout by

@@ -1,10 +1,10 @@
 // The fastest reduction here: a memory-bound loop kept at the memory's pace. Each thread loads 16
-// bytes at a time (LDG.E.128, 2 to 16 elements by type) and has kUnroll of them in flight before it adds the first, the
-// last step included (its loads are predicated, not a serial remainder loop); the grid is one
-// full wave of 1024-thread blocks walking n grid-stride; a block adds its threads with warp
-// shuffles. Integer totals meet in one atomic accumulator; float totals are added by the last
-// block, in block order, so a float result is the same every launch. One kernel, no second pass.
-// It chooses its own launch shape.
+// bytes at a time (LDG.E.128, 2 to 16 elements by type) and has kUnroll of them in flight before
+// it adds the first, the last step included (its loads are predicated, not a serial remainder
+// loop); the grid is one full wave of 1024-thread blocks walking n grid-stride; a block adds its
+// threads with warp shuffles. Integer totals meet in one atomic accumulator; float totals are
+// added by the last block, in block order, so a float result is the same every launch. One
+// kernel, no second pass. It chooses its own launch shape.
 //
 // Picked by A/B on the H100, 2^26 int32 sum of squares: 256-thread blocks with a serial remainder
 // loop and the last-block finish for every type took 92.35 us; predicating the last step and the

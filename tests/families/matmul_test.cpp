@@ -56,7 +56,9 @@ struct Solved {
           row[j] += aik * value_of(b[k * problem.N + j]);
         }
       }
-      for (std::int64_t j = 0; j < problem.N; ++j) c()[i * problem.N + j] = static_cast<Out>(row[j]);
+      for (std::int64_t j = 0; j < problem.N; ++j) {
+        c()[i * problem.N + j] = static_cast<Out>(row[j]);
+      }
     }
   }
   Out* c() { return problem.c(); }

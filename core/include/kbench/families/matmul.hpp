@@ -1,9 +1,9 @@
 // The matmul family: C (M x N) = A (M x K) * B (K x N), all row-major and densely packed.
 // float32 and float64 multiply into C of their type, bfloat16 (tensor_bf16, cublas_bf16) into a
 // float32 C. Shape {M, N, K}; the block shape is the strategy's to interpret (threads per block in
-// x and y, or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is compared
-// with a float64 reference under a tolerance that follows K and the precision the product was
-// computed in (see docs/families/matmul.md and tolerance() below).
+// x and y, or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is
+// compared with a float64 reference under a tolerance that follows K and the precision the product
+// was computed in (see docs/families/matmul.md and tolerance() below).
 #pragma once
 
 #include <kbench/plugin.hpp>
