@@ -1,5 +1,5 @@
-// What matmul/cublas and matmul/cublas_tf32 share: a cuBLAS handle with its own workspace, and
-// the row-major product through column-major cuBLAS.
+// What the cuBLAS plugins share: a cuBLAS handle with its own workspace, and the row-major
+// product through column-major cuBLAS.
 #pragma once
 
 #include <kbench/families/matmul.hpp>
@@ -7,6 +7,7 @@
 #include <cublas_v2.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace kb::matmul {
@@ -63,6 +64,17 @@ inline void gemm(cublasHandle_t handle, const Problem<double>& p) {
   cublas_check(cublasDgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &one, p.b(), p.N,
                               p.a(), p.K, &zero, p.c(), p.N),
                "cublasDgemm");
+}
+
+// C (float32) = A B from 16-bit A and B (`type`: CUDA_R_16BF or CUDA_R_16F) on the tensor cores,
+// accumulated in float32.
+inline void gemm_16bit(cublasHandle_t handle, cudaDataType_t type, const void* a, const void* b,
+                       float* c, std::int64_t M, std::int64_t N, std::int64_t K) {
+  const float one = 1.0f, zero = 0.0f;
+  cublas_check(cublasGemmEx_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, b, type, N, a,
+                               type, K, &zero, c, CUDA_R_32F, N, CUBLAS_COMPUTE_32F,
+                               CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
 }
 
 }  // namespace kb::matmul

@@ -31,14 +31,9 @@ struct CublasBf16 {
     if constexpr (kRounds) return rounded_b.data(); else return p.b();
   }
 
-  // Row-major C = A B through column-major cuBLAS, as kb::matmul::gemm does.
   void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
-    const float one = 1.0f, zero = 0.0f;
-    kb::matmul::cublas_check(
-        cublasGemmEx_64(handle.on(launch.stream()), CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &one,
-                        b(p), CUDA_R_16BF, p.N, a(p), CUDA_R_16BF, p.K, &zero, p.c(),
-                        CUDA_R_32F, p.N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+    kb::matmul::gemm_16bit(handle.on(launch.stream()), CUDA_R_16BF, a(p), b(p), p.c(), p.M, p.N,
+                           p.K);
     launch.record_library_call();
   }
 

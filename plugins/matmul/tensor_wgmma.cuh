@@ -10,10 +10,10 @@
 // and an "empty" barrier (each consumer warp arrives once its wgmmas have finished reading the
 // stage).
 //
-// Every stage holds one K slice of 128 bytes per tile row (32 floats or 64 bf16), which is exactly
-// the span of the 128-byte swizzle that TMA writes and wgmma reads: the two agree on the layout by
-// construction, and the code only names it (CU_TENSOR_MAP_SWIZZLE_128B on one side, swizzle mode 1
-// in the descriptor on the other). TMA fills every element outside the matrix with zeros, so partial
+// Every stage holds one K slice of 128 bytes per tile row (32 floats, or 64 bf16 or f16), which is
+// exactly the span of the 128-byte swizzle that TMA writes and wgmma reads: they agree on the
+// layout by construction, and the code only names it (CU_TENSOR_MAP_SWIZZLE_128B on one side,
+// swizzle mode 1 in the descriptor on the other). TMA fills every element outside the matrix with zeros, so partial
 // tiles need no code; only the stores of C are guarded.
 #pragma once
 
@@ -21,6 +21,7 @@
 
 #include <cuda.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
@@ -145,8 +146,18 @@ __device__ inline void wgmma(float (&d)[128], std::uint64_t a, std::uint64_t b) 
         "}\n"
         : KB_WGMMA_D_OPERANDS(d)
         : "l"(a), "l"(b), "r"(1));
+  } else if constexpr (std::is_same_v<Elem, __half>) {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " KB_WGMMA_D_REGISTERS
+        ", %128, %129, p, 1, 1, 0, 0;\n"
+        "}\n"
+        : KB_WGMMA_D_OPERANDS(d)
+        : "l"(a), "l"(b), "r"(1));
   } else {
-    static_assert(std::is_same_v<Elem, __nv_bfloat16>, "operands are tf32 (float) or bf16");
+    static_assert(std::is_same_v<Elem, __nv_bfloat16>, "operands are tf32 (float), f16 or bf16");
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
@@ -307,6 +318,8 @@ template <class Elem>
 constexpr CUtensorMapDataType tensor_map_type() {
   if constexpr (std::is_same_v<Elem, float>) {
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  } else if constexpr (std::is_same_v<Elem, __half>) {
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   } else {
     return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   }

@@ -33,6 +33,8 @@ template <typename T>
 double value_of(T x) {
   if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return __bfloat162float(x);
+  } else if constexpr (std::is_same_v<T, __half>) {
+    return __half2float(x);
   } else {
     return x;
   }
@@ -99,11 +101,12 @@ TEST(MatmulProblem, InputsAreSeededUniformInMinusOneOne) {
             std::vector<float>(p.host_b().begin(), p.host_b().begin() + 20));
 }
 
-// bfloat16 inputs multiply into a float32 C. Every product of two is exact in float32, so the
-// check holds C to float32 accumulation alone; an entry off by 0.01 (at least 1/17 of sum |a b|
-// at K = 17) is far over that.
-TEST(MatmulProblem, BfloatInputsMultiplyIntoAFloatC) {
-  Solved<__nv_bfloat16> s(make_case(33, 65, 17, KB_DTYPE_BF16));
+// bfloat16 and float16 inputs multiply into a float32 C. Every product of two is exact in
+// float32, so the check holds C to float32 accumulation alone; an entry off by 0.01 (at least 1/17
+// of sum |a b| at K = 17) is far over that.
+template <typename T>
+void expect_sixteen_bit_inputs_checked_at_float32(kb_dtype dtype) {
+  Solved<T> s(make_case(33, 65, 17, dtype));
   static_assert(std::is_same_v<decltype(s.problem.c()), float*>);
   EXPECT_EQ(s.work.bytes, 2.0 * (33 * 17 + 17 * 65) + 4.0 * 33 * 65);
   kb_verification v = s.problem.verify();
@@ -114,6 +117,11 @@ TEST(MatmulProblem, BfloatInputsMultiplyIntoAFloatC) {
   v = s.problem.verify();
   EXPECT_FALSE(v.passed);
   EXPECT_NE(metrics(v).find("worst=32x64"), std::string::npos) << metrics(v);
+}
+
+TEST(MatmulProblem, SixteenBitInputsMultiplyIntoAFloatC) {
+  expect_sixteen_bit_inputs_checked_at_float32<__nv_bfloat16>(KB_DTYPE_BF16);
+  expect_sixteen_bit_inputs_checked_at_float32<__half>(KB_DTYPE_F16);
 }
 
 TEST(MatmulProblem, PoisonedOutputFails) {

@@ -160,23 +160,31 @@ TEST(MatmulGpu, TensorCoreBlocksThatTakeSeveralTilesAreRight) {
   EXPECT_TRUE(ok.empty() || ok.size() == 2 * sizes.size()) << run.output;
 }
 
-// bfloat16 inputs go to the BF16 tensor cores as they are and come back as a float32 C, held to
-// float32 accumulation alone: odd sizes, and a shape with more tiles than SMs.
-TEST(MatmulGpu, BfloatInputsVerifyOnTheTensorCoresAndInCublas) {
+// bfloat16 and float16 inputs go to the tensor cores as they are and come back as a float32 C,
+// held to float32 accumulation alone: odd sizes, and a shape with more tiles than SMs.
+TEST(MatmulGpu, SixteenBitInputsVerifyOnTheTensorCoresAndInCublas) {
   KBTEST_REQUIRE_GPU();
   const std::vector<std::string> sizes = {"33x65x17", "1000x1111x113", "2000x3001x77"};
   const kbtest::Run run = kbtest::kbench(
-      {"run", "--plugin", "matmul/tensor_bf16", "--plugin", "matmul/cublas_bf16", "--sizes",
-       join(sizes), "--dtypes", "bfloat16", "--max-time", "0.01"});
+      {"run", "--plugin", "matmul/tensor_bf16", "--plugin", "matmul/cublas_bf16", "--plugin",
+       "matmul/tensor_fp16", "--plugin", "matmul/cublas_fp16", "--sizes", join(sizes),
+       "--dtypes", "bfloat16,float16", "--max-time", "0.01"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::set<std::string> ok;
   for (const auto& row : run.rows) {
-    if (row.at("plugin") == "matmul/tensor_bf16" && row.at("status") == "unsupported") continue;
+    const bool bf16_plugin = row.at("plugin").find("bf16") != std::string::npos;
+    if (bf16_plugin != (row.at("dtype") == "bfloat16")) {
+      EXPECT_EQ(row.at("status"), "unsupported") << key(row);  // the other 16-bit type
+      continue;
+    }
+    if (row.at("plugin").rfind("matmul/tensor", 0) == 0 && row.at("status") == "unsupported") {
+      continue;  // not a compute capability 9.0 device
+    }
     EXPECT_EQ(row.at("status"), "ok") << key(row) << ": " << row.at("message");
     EXPECT_NE(row.at("metrics").find("precision=fp32"), std::string::npos) << row.at("metrics");
     if (row.at("status") == "ok") ok.insert(key(row));
   }
-  EXPECT_GE(ok.size(), sizes.size()) << run.output;  // cuBLAS everywhere, wgmma on sm_90
+  EXPECT_GE(ok.size(), 2 * sizes.size()) << run.output;  // cuBLAS everywhere, wgmma on sm_90
 }
 
 }  // namespace

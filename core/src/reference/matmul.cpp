@@ -57,6 +57,8 @@ template <typename T>
 double as_double(T x) {
   if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return static_cast<double>(__bfloat162float(x));
+  } else if constexpr (std::is_same_v<T, __half>) {
+    return static_cast<double>(__half2float(x));
   } else {
     return static_cast<double>(x);
   }
@@ -202,6 +204,9 @@ template kb_verification verify_product<double>(const double*, const double*, co
 template kb_verification verify_product<__nv_bfloat16>(const __nv_bfloat16*, const __nv_bfloat16*,
                                                        const float*, std::int64_t, std::int64_t,
                                                        std::int64_t, Precision, std::uint64_t);
+template kb_verification verify_product<__half>(const __half*, const __half*, const float*,
+                                                std::int64_t, std::int64_t, std::int64_t,
+                                                Precision, std::uint64_t);
 
 namespace {
 

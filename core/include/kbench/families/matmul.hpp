@@ -1,14 +1,16 @@
 // The matmul family: C (M x N) = A (M x K) * B (K x N), all row-major and densely packed.
-// float32 and float64 multiply into C of their type, bfloat16 (tensor_bf16, cublas_bf16) into a
-// float32 C. Shape {M, N, K}; the block shape is the strategy's to interpret (threads per block in
-// x and y, or a tile). Inputs are uniform in [-1, 1). Rounding makes the output inexact, so it is
-// compared with a float64 reference under a tolerance that follows K and the precision the product
-// was computed in (see docs/families/matmul.md and tolerance() below).
+// float32 and float64 multiply into C of their type, bfloat16 and float16 (the tensor-core
+// plugins of those types and their cuBLAS baselines) into a float32 C. Shape {M, N, K}; the block
+// shape is the strategy's to interpret (threads per block in x and y, or a tile). Inputs are
+// uniform in [-1, 1). Rounding makes the output inexact, so it is compared with a float64
+// reference under a tolerance that follows K and the precision the product was computed in (see
+// docs/families/matmul.md and tolerance() below).
 #pragma once
 
 #include <kbench/plugin.hpp>
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cstdint>
 #include <memory>
@@ -32,22 +34,22 @@ enum class Precision { fp64, fp32, tf32, bf16 };
 
 const char* name_of(Precision p);
 
-// What C holds: bfloat16 inputs multiply into a float32 C (the tensor cores' contract); float32
-// and float64 inputs into their own type.
+// What C holds: bfloat16 and float16 inputs multiply into a float32 C (the tensor cores'
+// contract); float32 and float64 inputs into their own type.
 template <typename T>
-using Product = std::conditional_t<std::is_same_v<T, __nv_bfloat16>, float, T>;
+using Product = std::conditional_t<sizeof(T) == 2, float, T>;
 
 // The data types of the plugins that multiply on the BF16 tensor cores: bfloat16 inputs as they
 // are, float32 ones rounded to bfloat16.
 using Bf16TensorDTypes = DTypes<float, __nv_bfloat16>;
 
-// bfloat16 inputs are exact: each product of two is exact in float32, so only the float32
-// accumulation rounds.
+// bfloat16 and float16 inputs are exact: each product of two (8 or 11 significant bits each) is
+// exact in float32, so only the float32 accumulation rounds.
 template <typename T>
 constexpr Precision precision_of() {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                    std::is_same_v<T, __nv_bfloat16>,
-                "matmul is float, double or bfloat16");
+                    std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                "matmul is float, double, bfloat16 or float16");
   return std::is_same_v<T, double> ? Precision::fp64 : Precision::fp32;
 }
 
