@@ -44,6 +44,9 @@ Math declared_math(std::uint32_t flags, kb_dtype dtype) {
   if (flags & KB_FLAG_MATH_TF32) return Math::tf32;
   if (flags & KB_FLAG_MATH_BF16) return Math::bf16;
   if (flags & KB_FLAG_MATH_FP16) return Math::fp16;
+  if (flags & KB_FLAG_MATH_FP64_TENSOR) {
+    return dtype == KB_DTYPE_F64 ? Math::fp64_tensor : simt_math(dtype);
+  }
   if (flags & KB_FLAG_MATH_SIMT) return simt_math(dtype);
   return Math::unknown;
 }

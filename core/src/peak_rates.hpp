@@ -9,14 +9,14 @@
 namespace kb {
 
 // The arithmetic a case is held to: SIMT FMA at its precision, or the tensor cores at theirs.
-enum class Math { unknown, fp32, fp64, tf32, bf16, fp16 };
+enum class Math { unknown, fp32, fp64, fp64_tensor, tf32, bf16, fp16 };
 
-const char* math_name(Math math);  // "fp32", "tf32", ...; "" for unknown
+const char* math_name(Math math);  // "fp32", "fp64_tensor", "tf32", ...; "" for unknown
 Math parse_math(const std::string& name);  // unknown for anything else
 
 struct PeakRates {
   // GFLOP/s of dense math, 0 where the architecture is not in the table or lacks the unit.
-  double fp32 = 0, fp64 = 0, tf32 = 0, bf16 = 0, fp16 = 0;
+  double fp32 = 0, fp64 = 0, fp64_tensor = 0, tf32 = 0, bf16 = 0, fp16 = 0;
   // The SMs' load/store rate, GB/s (128 bytes per SM per clock): no kernel moves its bytes faster,
   // wherever they come from (L2 or L1 included).
   double load_store_gbps = 0;

@@ -21,4 +21,4 @@ struct Cublas {
 
 KBENCH_PLUGIN(kb::matmul::Problem, Cublas, kb::FloatDTypes,
               {"matmul/cublas", "1", "cublasSgemm / cublasDgemm, default (full precision) math",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT})
+               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP64_TENSOR})

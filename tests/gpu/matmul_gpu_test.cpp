@@ -123,12 +123,14 @@ TEST(MatmulGpu, KahanSummationShowsItsAccuracyGain) {
   EXPECT_LT(kahan_error * 8, naive_error) << "naive " << naive_error << ", kahan " << kahan_error;
 }
 
-// Whole and partial 128x128 tiles, row lengths that do and do not allow 16-byte loads (K % 4,
-// N % 4), single rows and columns, and K shorter than one step.
+// Whole and partial tiles (float32 128x256, float64 128x128), blocks wholly inside next to edge
+// blocks in one launch, row lengths that do and do not allow 16-byte loads (K % 4, N % 4),
+// single rows and columns, and K shorter than one step.
 TEST(MatmulGpu, RegblockIsRightOnEveryEdge) {
   KBTEST_REQUIRE_GPU();
   const std::vector<std::string> sizes = {"128x128x16", "129x131x17", "130x132x20", "255x257x1",
-                                          "1x4096x4096", "4096x1x7", "384x256x4095"};
+                                          "1x4096x4096", "4096x1x7", "384x256x4095",
+                                          "256x512x32", "257x520x48"};
   const kbtest::Run run =
       kbtest::kbench({"run", "--plugin", "matmul/regblock", "--sizes", join(sizes), "--dtypes",
                       "float32,float64", "--max-time", "0.01"});
@@ -143,10 +145,11 @@ TEST(MatmulGpu, RegblockIsRightOnEveryEdge) {
 
 // The wgmma kernels are persistent, one block per SM walking tiles in grouped order: shapes with
 // more tiles than any GPU has SMs, partial tiles at both edges, a last group of fewer tile rows
-// than the others, and K that is not a whole k tile.
+// than the others, a single partial tile, and K that is not a whole k tile.
 TEST(MatmulGpu, TensorCoreBlocksThatTakeSeveralTilesAreRight) {
   KBTEST_REQUIRE_GPU();
-  const std::vector<std::string> sizes = {"2000x3001x77", "4099x2051x130", "8192x256x64"};
+  const std::vector<std::string> sizes = {"2000x3001x77", "4099x2051x130", "8192x256x64",
+                                          "100x300x40"};
   const kbtest::Run run = kbtest::kbench(
       {"run", "--plugin", "matmul/tensor_wgmma", "--plugin", "matmul/tensor_bf16", "--sizes",
        join(sizes), "--dtypes", "float32", "--max-time", "0.01"});

@@ -162,8 +162,8 @@ TEST(PeakRates, HopperFromItsSmCountAndClock) {
 }
 
 TEST(PeakRates, MathNamesRoundTrip) {
-  for (kb::Math m : {kb::Math::fp32, kb::Math::fp64, kb::Math::tf32, kb::Math::bf16,
-                     kb::Math::fp16}) {
+  for (kb::Math m : {kb::Math::fp32, kb::Math::fp64, kb::Math::fp64_tensor, kb::Math::tf32,
+                     kb::Math::bf16, kb::Math::fp16}) {
     EXPECT_EQ(kb::parse_math(kb::math_name(m)), m);
   }
   EXPECT_EQ(kb::parse_math("copy"), kb::Math::unknown);

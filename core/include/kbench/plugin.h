@@ -84,7 +84,13 @@ typedef enum kb_dtype {
 #define KB_FLAG_MATH_TF32 (1u << 3) /* tensor cores, TF32 operands */
 #define KB_FLAG_MATH_BF16 (1u << 4) /* tensor cores, BF16 operands */
 #define KB_FLAG_MATH_FP16 (1u << 5) /* tensor cores, FP16 operands */
-#define KB_FLAG_MATH_MASK (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16)
+#define KB_FLAG_MATH_FP64_TENSOR (1u << 6) /* float64 cases may run on the FP64 tensor cores (IEEE
+                                              double results, twice the SIMT FP64 rate on Hopper):
+                                              they are held to that unit's peak; other types as
+                                              KB_FLAG_MATH_SIMT (cuBLAS's DGEMM) */
+#define KB_FLAG_MATH_MASK                                                                    \
+  (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16 |          \
+   KB_FLAG_MATH_FP64_TENSOR)
 
 #define KB_MESSAGE_CAPACITY 1024
 #define KB_METRICS_CAPACITY 512
