@@ -1,14 +1,19 @@
-// The tile transpose behind transpose/fast. The width of the tile (16-byte chunks per input row)
-// is a template argument because it is the experiment's knob; the height is always 512 bytes of
-// an output row (128 4-byte elements, 64 float64), and each thread always moves 4 chunks, so
-// threads per SM (2048), chunks in flight per thread and shared memory per SM do not change with
-// it. Measured on an H100, same run: 16 chunks (256-byte input runs) reached 0.930-0.953 of copy
-// for float32 at 8192x4096 / 8192x8192, 32 chunks (512-byte runs on both sides) 0.957-0.964;
-// fast uses 32.
+// The tile transpose behind transpose/fast. A tile is 256 bytes of an output row tall (64 4-byte
+// elements, 32 float64) and a parameter wide: the 16-byte chunks it reads of each input row. Each
+// thread always moves 4 chunks, so chunks in flight per thread and threads per SM (2048) do not
+// change with the width.
+//
+// Why 256 bytes tall: measured on an H100 in one run (2026-11-25, a standalone benchmark beside
+// cudaMemcpyAsync), float32 8192x8192 reached 0.957 of the copy with 512-byte-tall tiles (64 KB
+// of shared memory, 2 blocks per SM) and 0.970-0.973 with 256-byte-tall ones (16-32 KB, 4-8
+// blocks per SM); 8192x4096 0.963 -> 0.977-0.979, float64 0.967-0.971 -> 0.977-0.982. 128-byte
+// tiles, either way, fell to 0.934-0.945. The copy itself runs on the DMA engines (Nsight Compute
+// sees no kernel for it); copies issued by the SMs reached 0.937 (16-byte loads and stores) and
+// 0.949 (the bulk copy engine, cp.async.bulk) of it, so a transpose that moves the fewest DRAM
+// bytes (Nsight Compute: 268 MB read at 8192x8192 float32) has little more to take.
 //
 //  - every global access is 16 bytes wide (LDG.128 / STG.128) and a warp's accesses cover whole
-//    128-byte lines: whole tile rows per load (two 256-byte ones, or one 512-byte one), one
-//    512-byte output row per store;
+//    128-byte lines: whole tile rows per load, 256-byte runs of output rows per store;
 //  - each thread loads its 4 chunks into registers before it stores any: 128 KB in flight per
 //    full SM, several times what covering the DRAM latency needs;
 //  - the transpose happens in two steps: the tile goes to shared memory as rows of 16-byte
@@ -30,7 +35,7 @@
 namespace {
 
 template <typename T>
-constexpr int kTileRows = 512 / sizeof(T);  // a tile column is 512 bytes of an output row
+constexpr int kTileRows = 256 / sizeof(T);  // a tile column is 256 bytes of an output row
 template <typename T, int kChunksPerRow>
 constexpr int kThreads = kTileRows<T> * kChunksPerRow / 4;  // 4 chunks per thread
 template <typename T, int kChunksPerRow>
@@ -63,6 +68,7 @@ __device__ T& lane(Chunk<T>& chunk, int i) {
 template <typename T, int kChunksPerRow>
 struct Tile {
   static_assert(kChunksPerRow % 8 == 0, "the swizzle permutes aligned groups of 8 chunks");
+  static_assert(kTileRows<T> / kWidth<T> >= 8, "8 groups of W rows per period of the swizzle");
 
   // Row r's chunk c lives at c ^ (r / W % 8): the 8 chunks 8 neighbouring threads store along a
   // row stay a permutation of their aligned group of 8, and the 8 chunks they later read down a
@@ -75,21 +81,10 @@ struct Tile {
   Chunk<T> chunks[kTileRows<T> * kChunksPerRow];
 };
 
-// Static shared memory holds at most 48 KB; a larger tile (the 64 KB float32 one) is
-// dynamic, its size given at launch and allowed by TiledTranspose's constructor.
-template <typename T, int kChunksPerRow>
-constexpr bool kDynamicTile = sizeof(Tile<T, kChunksPerRow>) > 48 * 1024;
-
 template <typename T, int kChunksPerRow>
 __device__ Tile<T, kChunksPerRow>& shared_tile() {
-  using TileT = Tile<T, kChunksPerRow>;
-  if constexpr (kDynamicTile<T, kChunksPerRow>) {
-    extern __shared__ uint4 dynamic_tile[];  // uint4: 16-byte aligned, one type for every T
-    return *reinterpret_cast<TileT*>(dynamic_tile);
-  } else {
-    __shared__ TileT tile;
-    return tile;
-  }
+  __shared__ Tile<T, kChunksPerRow> tile;  // at most 32 KB
+  return tile;
 }
 
 struct TileOrigin {
@@ -198,19 +193,15 @@ __global__ void __launch_bounds__(kThreads<T, kChunksPerRow>, kBlocksPerSm<T, kC
 // The host side: picks the kernel (16-byte path or single elements) and the 1D grid of tiles.
 template <typename T, int kChunksPerRow>
 struct TiledTranspose {
-  static constexpr std::size_t kDynamicBytes =
-      kDynamicTile<T, kChunksPerRow> ? sizeof(Tile<T, kChunksPerRow>) : 0;
-
   TiledTranspose() {
-    // Past 48 KB a kernel's dynamic shared memory must be allowed first, per kernel.
-    if constexpr (kDynamicTile<T, kChunksPerRow>) {
-      KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_chunks<T, kChunksPerRow>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kDynamicBytes)));
-      KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_elements<T, kChunksPerRow>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(kDynamicBytes)));
-    }
+    // Up to 8 tiles of 16 KB per SM: the largest shared-memory carveout keeps every block the
+    // threads allow resident (the default may leave L1 more and the SM fewer blocks).
+    KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_chunks<T, kChunksPerRow>,
+                                       cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared));
+    KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_elements<T, kChunksPerRow>,
+                                       cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared));
   }
 
   static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch, const char* name) {
@@ -224,8 +215,8 @@ struct TiledTranspose {
                          aligned_16(p.in()) && aligned_16(p.out());
     launch(chunked ? transpose_fast_chunks<T, kChunksPerRow>
                    : transpose_fast_elements<T, kChunksPerRow>,
-           dim3(static_cast<unsigned>(tiles)), dim3(kThreads<T, kChunksPerRow>), kDynamicBytes,
-           p.in(), p.out(), p.rows, p.cols, tiles_per_row);
+           dim3(static_cast<unsigned>(tiles)), dim3(kThreads<T, kChunksPerRow>), 0, p.in(),
+           p.out(), p.rows, p.cols, tiles_per_row);
   }
 
   static bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
