@@ -34,8 +34,9 @@ def main():
         if r["status"] != "ok" or (args.run and r["run_id"] != args.run):
             continue
         case = (r["plugin"], r["dtype"], r["shape"], r["op"])
-        if r["plugin"] == "transpose/fast" and r.get("params") not in (None, "", "tile_bytes=auto",
-                                                                        "tile_bytes=512"):
+        defaults = (None, "", "tile_bytes=auto", "tile_bytes=512",
+                    "tile_bytes=auto;tile_height=auto")
+        if r["plugin"] == "transpose/fast" and r.get("params") not in defaults:
             continue  # the default tile only (auto; 512 before it), as a plain run uses it
         rows[(r["gpu_name"], r["run_id"])][case] = r
     for (gpu, run), cases in sorted(rows.items()):

@@ -1,19 +1,22 @@
-// The tile transpose behind transpose/fast. A tile is 256 bytes of an output row tall (64 4-byte
-// elements, 32 float64) and a parameter wide: the 16-byte chunks it reads of each input row. Each
-// thread always moves 4 chunks, so chunks in flight per thread and threads per SM (2048) do not
-// change with the width.
+// The tile transpose behind transpose/fast. A tile is a parameter tall (bytes of an output row:
+// 256 or 512) and a parameter wide (16-byte chunks it reads of each input row: 128, 256 or 512
+// bytes). Each thread always moves 4 chunks, so chunks in flight per thread and threads per SM
+// (2048) do not change with the shape; the blocks per SM do.
 //
-// Why 256 bytes tall: measured on an H100 in one run (2026-11-25, a standalone benchmark beside
-// cudaMemcpyAsync), float32 8192x8192 reached 0.957 of the copy with 512-byte-tall tiles (64 KB
-// of shared memory, 2 blocks per SM) and 0.970-0.973 with 256-byte-tall ones (16-32 KB, 4-8
-// blocks per SM); 8192x4096 0.963 -> 0.977-0.979, float64 0.967-0.971 -> 0.977-0.982. 128-byte
-// tiles, either way, fell to 0.934-0.945. The copy itself runs on the DMA engines (Nsight Compute
-// sees no kernel for it); copies issued by the SMs reached 0.937 (16-byte loads and stores) and
-// 0.949 (the bulk copy engine, cp.async.bulk) of it, so a transpose that moves the fewest DRAM
-// bytes (Nsight Compute: 268 MB read at 8192x8192 float32) has little more to take.
+// Which height is best depends on the GPU. Measured in one run each (2026-11-25, a standalone
+// benchmark beside cudaMemcpyAsync, float32 8192x8192): on an H100, 512-byte-tall tiles (64 KB of
+// shared memory, 2 blocks per SM) reached 0.957 of the copy and 256-byte-tall ones (16-32 KB, 4-8
+// blocks per SM) 0.970-0.973 (float64 0.971 -> 0.980-0.982); on an H200 the other way round,
+// 0.942 against 0.933-0.938 (float64 0.947 against 0.928-0.936). 128-byte-tall tiles lost on both
+// (0.934, 0.876). The copy itself runs on the DMA engines (Nsight Compute sees no kernel for it);
+// copies issued by the SMs reached 0.937 (16-byte loads and stores) and 0.949 (the bulk copy
+// engine, cp.async.bulk) of it on the H100, 0.906-0.942 (bulk) on the H200, so a transpose that
+// moves the fewest DRAM bytes (Nsight Compute: 268 MB read at 8192x8192 float32) has little more
+// to take.
 //
 //  - every global access is 16 bytes wide (LDG.128 / STG.128) and a warp's accesses cover whole
-//    128-byte lines: whole tile rows per load, 256-byte runs of output rows per store;
+//    128-byte lines: whole tile rows per load, runs of output rows as long as the tile is tall
+//    per store;
 //  - each thread loads its 4 chunks into registers before it stores any: 128 KB in flight per
 //    full SM, several times what covering the DRAM latency needs;
 //  - the transpose happens in two steps: the tile goes to shared memory as rows of 16-byte
@@ -34,15 +37,6 @@
 
 namespace {
 
-template <typename T>
-constexpr int kTileRows = 256 / sizeof(T);  // a tile column is 256 bytes of an output row
-template <typename T, int kChunksPerRow>
-constexpr int kThreads = kTileRows<T> * kChunksPerRow / 4;  // 4 chunks per thread
-template <typename T, int kChunksPerRow>
-constexpr int kBlocksPerSm = 2048 / kThreads<T, kChunksPerRow>;  // a full SM: ptxas fits every
-                                                                 // kernel in 32 registers
-                                                                 // without spilling
-
 // One 16-byte access, as the CUDA vector type of T.
 template <typename T>
 struct Vector;
@@ -57,34 +51,55 @@ using Chunk = typename Vector<T>::type;
 
 template <typename T>
 constexpr int kWidth = 16 / sizeof(T);  // elements per chunk
-template <typename T, int kChunksPerRow>
-constexpr int kTileCols = kChunksPerRow * kWidth<T>;
 
 template <typename T>
 __device__ T& lane(Chunk<T>& chunk, int i) {
   return reinterpret_cast<T*>(&chunk)[i];
 }
 
-template <typename T, int kChunksPerRow>
-struct Tile {
+// A tile's geometry: kHeightBytes of an output row (kRows input rows) by kChunksPerRow chunks of
+// an input row (kCols input columns).
+template <typename T_, int kHeightBytes, int kChunksPerRow_>
+struct TileShape {
+  using T = T_;
+  static constexpr int kChunksPerRow = kChunksPerRow_;
+  static constexpr int kRows = kHeightBytes / static_cast<int>(sizeof(T));
+  static constexpr int kCols = kChunksPerRow * kWidth<T>;
+  static constexpr int kThreads = kRows * kChunksPerRow / 4;  // 4 chunks per thread
+  // A full SM: ptxas fits every kernel in 32 registers without spilling.
+  static constexpr int kBlocksPerSm = 2048 / kThreads;
   static_assert(kChunksPerRow % 8 == 0, "the swizzle permutes aligned groups of 8 chunks");
-  static_assert(kTileRows<T> / kWidth<T> >= 8, "8 groups of W rows per period of the swizzle");
+  static_assert(kRows / kWidth<T> >= 8, "8 groups of W rows per period of the swizzle");
+};
 
+template <class S>
+struct Tile {
+  using T = typename S::T;
   // Row r's chunk c lives at c ^ (r / W % 8): the 8 chunks 8 neighbouring threads store along a
   // row stay a permutation of their aligned group of 8, and the 8 chunks they later read down a
   // chunk column (rows W apart, one per W-row group) land in 8 different groups.
   __device__ Chunk<T>& at(int r, int c) {
-    return chunks[r * kChunksPerRow + (c ^ (r / kWidth<T> % 8))];
+    return chunks[r * S::kChunksPerRow + (c ^ (r / kWidth<T> % 8))];
   }
   __device__ T& element(int r, int c) { return lane<T>(at(r, c / kWidth<T>), c % kWidth<T>); }
 
-  Chunk<T> chunks[kTileRows<T> * kChunksPerRow];
+  Chunk<T> chunks[S::kRows * S::kChunksPerRow];
 };
 
-template <typename T, int kChunksPerRow>
-__device__ Tile<T, kChunksPerRow>& shared_tile() {
-  __shared__ Tile<T, kChunksPerRow> tile;  // at most 32 KB
-  return tile;
+// Static shared memory holds at most 48 KB; the largest tile (512 x 512 bytes, 64 KB) is dynamic,
+// its size given at launch and allowed by TiledTranspose's constructor.
+template <class S>
+constexpr bool kDynamicTile = sizeof(Tile<S>) > 48 * 1024;
+
+template <class S>
+__device__ Tile<S>& shared_tile() {
+  if constexpr (kDynamicTile<S>) {
+    extern __shared__ uint4 dynamic_tile[];  // uint4: 16-byte aligned, one type for every shape
+    return *reinterpret_cast<Tile<S>*>(dynamic_tile);
+  } else {
+    __shared__ Tile<S> tile;
+    return tile;
+  }
 }
 
 struct TileOrigin {
@@ -93,29 +108,30 @@ struct TileOrigin {
 };
 
 // One tile per block on a 1D grid, row-band by row-band: no 65535 limit on either dimension.
-template <typename T, int kChunksPerRow>
+template <class S>
 __device__ TileOrigin tile_origin(std::int64_t rows, std::int64_t cols,
                                   std::int64_t tiles_per_row) {
   TileOrigin t;
-  t.r0 = blockIdx.x / tiles_per_row * kTileRows<T>;
-  t.c0 = blockIdx.x % tiles_per_row * kTileCols<T, kChunksPerRow>;
-  t.rows = static_cast<int>(min(rows - t.r0, std::int64_t{kTileRows<T>}));
-  t.cols = static_cast<int>(min(cols - t.c0, std::int64_t{kTileCols<T, kChunksPerRow>}));
+  t.r0 = blockIdx.x / tiles_per_row * S::kRows;
+  t.c0 = blockIdx.x % tiles_per_row * S::kCols;
+  t.rows = static_cast<int>(min(rows - t.r0, std::int64_t{S::kRows}));
+  t.cols = static_cast<int>(min(cols - t.c0, std::int64_t{S::kCols}));
   return t;
 }
 
-template <typename T, int kChunksPerRow>
-__global__ void __launch_bounds__(kThreads<T, kChunksPerRow>, kBlocksPerSm<T, kChunksPerRow>)
-    transpose_fast_chunks(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
-                          std::int64_t cols, std::int64_t tiles_per_row) {
+template <class S>
+__global__ void __launch_bounds__(S::kThreads, S::kBlocksPerSm)
+    transpose_fast_chunks(const typename S::T* __restrict__ in, typename S::T* __restrict__ out,
+                          std::int64_t rows, std::int64_t cols, std::int64_t tiles_per_row) {
+  using T = typename S::T;
   constexpr int W = kWidth<T>;
-  constexpr int kThreadsPerBlock = kThreads<T, kChunksPerRow>;
-  constexpr int kLoads = kTileRows<T> * kChunksPerRow / kThreadsPerBlock;  // chunks each reads
-  constexpr int kRowGroups = kTileRows<T> / W;
+  constexpr int kChunksPerRow = S::kChunksPerRow;
+  constexpr int kThreadsPerBlock = S::kThreads;
+  constexpr int kLoads = S::kRows * kChunksPerRow / kThreadsPerBlock;  // chunks each reads
+  constexpr int kRowGroups = S::kRows / W;
   constexpr int kBlocks = kRowGroups * kChunksPerRow / kThreadsPerBlock;  // W x W blocks each
-  Tile<T, kChunksPerRow>& tile = shared_tile<T, kChunksPerRow>();
-  const TileOrigin t = tile_origin<T, kChunksPerRow>(rows, cols, tiles_per_row);
-
+  Tile<S>& tile = shared_tile<S>();
+  const TileOrigin t = tile_origin<S>(rows, cols, tiles_per_row);
   // Consecutive threads read consecutive chunks of a tile row. A thread keeps its chunk column
   // and steps down kRowStep rows per load; the indices are unsigned and hoisted out of the loops
   // (the same accesses as i = threadIdx.x + k * threads) so that the 4 loaded chunks, the
@@ -165,15 +181,15 @@ __global__ void __launch_bounds__(kThreads<T, kChunksPerRow>, kBlocksPerSm<T, kC
   }
 }
 
-template <typename T, int kChunksPerRow>
-__global__ void __launch_bounds__(kThreads<T, kChunksPerRow>, kBlocksPerSm<T, kChunksPerRow>)
-    transpose_fast_elements(const T* __restrict__ in, T* __restrict__ out, std::int64_t rows,
-                            std::int64_t cols, std::int64_t tiles_per_row) {
-  constexpr int kCols = kTileCols<T, kChunksPerRow>;
-  constexpr int kThreadsPerBlock = kThreads<T, kChunksPerRow>;
-  constexpr int kPerThread = kTileRows<T> * kCols / kThreadsPerBlock;
-  Tile<T, kChunksPerRow>& tile = shared_tile<T, kChunksPerRow>();
-  const TileOrigin t = tile_origin<T, kChunksPerRow>(rows, cols, tiles_per_row);
+template <class S>
+__global__ void __launch_bounds__(S::kThreads, S::kBlocksPerSm)
+    transpose_fast_elements(const typename S::T* __restrict__ in, typename S::T* __restrict__ out,
+                            std::int64_t rows, std::int64_t cols, std::int64_t tiles_per_row) {
+  constexpr int kCols = S::kCols;
+  constexpr int kThreadsPerBlock = S::kThreads;
+  constexpr int kPerThread = S::kRows * kCols / kThreadsPerBlock;
+  Tile<S>& tile = shared_tile<S>();
+  const TileOrigin t = tile_origin<S>(rows, cols, tiles_per_row);
 
 #pragma unroll 4
   for (int k = 0; k < kPerThread; ++k) {
@@ -185,38 +201,44 @@ __global__ void __launch_bounds__(kThreads<T, kChunksPerRow>, kBlocksPerSm<T, kC
 #pragma unroll 4
   for (int k = 0; k < kPerThread; ++k) {
     const int i = threadIdx.x + k * kThreadsPerBlock;
-    const int c = i / kTileRows<T>, r = i % kTileRows<T>;
+    const int c = i / S::kRows, r = i % S::kRows;
     if (r < t.rows && c < t.cols) out[(t.c0 + c) * rows + t.r0 + r] = tile.element(r, c);
   }
 }
 
 // The host side: picks the kernel (16-byte path or single elements) and the 1D grid of tiles.
-template <typename T, int kChunksPerRow>
+template <class S>
 struct TiledTranspose {
-  TiledTranspose() {
-    // Up to 8 tiles of 16 KB per SM: the largest shared-memory carveout keeps every block the
-    // threads allow resident (the default may leave L1 more and the SM fewer blocks).
-    KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_chunks<T, kChunksPerRow>,
-                                       cudaFuncAttributePreferredSharedMemoryCarveout,
-                                       cudaSharedmemCarveoutMaxShared));
-    KB_CUDA_CHECK(cudaFuncSetAttribute(transpose_fast_elements<T, kChunksPerRow>,
-                                       cudaFuncAttributePreferredSharedMemoryCarveout,
-                                       cudaSharedmemCarveoutMaxShared));
+  using T = typename S::T;
+  static constexpr std::size_t kDynamicBytes = kDynamicTile<S> ? sizeof(Tile<S>) : 0;
+
+  // Sets its kernels' shared-memory attributes: once per case, before the first launch.
+  static void prepare() {
+    for (const void* kernel : {reinterpret_cast<const void*>(transpose_fast_chunks<S>),
+                               reinterpret_cast<const void*>(transpose_fast_elements<S>)}) {
+      // Past 48 KB a kernel's dynamic shared memory must be allowed first, per kernel.
+      if constexpr (kDynamicTile<S>) {
+        KB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(kDynamicBytes)));
+      }
+      // The largest carveout keeps every block the threads allow resident (up to 8 tiles of
+      // 16 KB per SM; the default may leave L1 more and the SM fewer blocks).
+      KB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
+    }
   }
 
   static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch, const char* name) {
-    constexpr int kCols = kTileCols<T, kChunksPerRow>;
-    const std::int64_t tiles_per_row = (p.cols + kCols - 1) / kCols;
-    const std::int64_t tiles = (p.rows + kTileRows<T> - 1) / kTileRows<T> * tiles_per_row;
+    const std::int64_t tiles_per_row = (p.cols + S::kCols - 1) / S::kCols;
+    const std::int64_t tiles = (p.rows + S::kRows - 1) / S::kRows * tiles_per_row;
     if (tiles > std::int64_t{0x7fffffff}) {
       throw kb::Error(KB_UNSUPPORTED, std::string(name) + ": more than 2^31-1 tiles");
     }
     const bool chunked = p.rows % kWidth<T> == 0 && p.cols % kWidth<T> == 0 &&
                          aligned_16(p.in()) && aligned_16(p.out());
-    launch(chunked ? transpose_fast_chunks<T, kChunksPerRow>
-                   : transpose_fast_elements<T, kChunksPerRow>,
-           dim3(static_cast<unsigned>(tiles)), dim3(kThreads<T, kChunksPerRow>), 0, p.in(),
-           p.out(), p.rows, p.cols, tiles_per_row);
+    launch(chunked ? transpose_fast_chunks<S> : transpose_fast_elements<S>,
+           dim3(static_cast<unsigned>(tiles)), dim3(S::kThreads), kDynamicBytes, p.in(), p.out(),
+           p.rows, p.cols, tiles_per_row);
   }
 
   static bool aligned_16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
