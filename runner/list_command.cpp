@@ -33,11 +33,12 @@ std::string params_text(const PluginInfo& plugin) {
 }  // namespace
 
 int list_command(const std::vector<std::string>& args) {
-  std::vector<std::string> dirs;
-  std::string family;
+  std::vector<std::string> dirs, families, globs;
   po::options_description description("kbench list");
   description.add_options()("help,h", "show this help")(
-      "family", po::value(&family), "only this family");
+      "family", po::value(&families)->composing(), "only these families (repeatable)")(
+      "plugin", po::value(&globs)->composing(), "only plugins whose name matches this glob "
+                                                 "(repeatable), as in kbench run");
   description.add(plugin_path_options(dirs));
   const auto vm = parse_with_config(args, description, "list");
   if (vm.count("help")) {
@@ -50,14 +51,18 @@ int list_command(const std::vector<std::string>& args) {
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
+  // As run selects: a family or glob that matches nothing is refused by name.
+  const auto listed = families.empty() && globs.empty()
+                          ? discovery.plugins
+                          : select_plugins(discovery.plugins, families, globs);
   std::cout << "| plugin | device | dtypes | ops | launch shape | params | version | built for | "
                "file |\n|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& p : discovery.plugins) {
-    if (!family.empty() && family != p->family) continue;
+  for (const auto& p : listed) {
     std::cout << "| " << p->name << " | " << (p->device == KB_DEVICE_CUDA ? "cuda" : "host")
               << " | " << dtype_list(p->dtypes) << " | " << p->ops << " | "
               << (p->flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks") << " | "
-              << params_text(*p) << " | " << p->version << " | " << p->cuda_archs << " | " << p->file << " |\n";
+              << params_text(*p) << " | " << p->version << " | " << p->cuda_archs << " | "
+              << p->file << " |\n";
   }
   return 0;
 }

@@ -157,7 +157,12 @@ bool parse_results_command(const std::vector<std::string>& args,
   positional.add("csv", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    po::store(po::command_line_parser(args)
+                  .style(kCommandLineStyle)
+                  .options(description)
+                  .positional(positional)
+                  .run(),
+              vm);
     if (vm.count("config")) {
       // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
       // options mean nothing here and are skipped.
@@ -181,7 +186,11 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const char* command) {
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(description).run(), vm);
+    po::store(po::command_line_parser(args)
+                  .style(kCommandLineStyle)
+                  .options(description)
+                  .run(),
+              vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
       std::ifstream in = open_config(file);

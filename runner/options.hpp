@@ -13,6 +13,12 @@ namespace kb {
 
 namespace po = boost::program_options;
 
+// Option names are matched whole. Boost's default style takes an unambiguous prefix for the option
+// it starts (`list --plugin X` would become `--plugins X`, a folder): a name a command does not
+// know is refused by name instead.
+constexpr int kCommandLineStyle =
+    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+
 struct RunOptions {
   SweepRequest sweep;
   std::vector<std::string> plugin_dirs;

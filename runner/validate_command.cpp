@@ -50,7 +50,12 @@ int validate_command(const std::vector<std::string>& args) {
   positional.add("plugin-file", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(description).positional(positional).run(), vm);
+    po::store(po::command_line_parser(args)
+                  .style(kCommandLineStyle)
+                  .options(description)
+                  .positional(positional)
+                  .run(),
+              vm);
     if (vm.count("help")) {
       std::cout << "Usage: kbench validate PLUGIN.so [--case-timeout S]\n" << description;
       return 0;

@@ -84,6 +84,8 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--plugin", "transpose/nope"}, "no plugin matches 'transpose/nope'"},
       {{"--family", "sorting"}, "no plugin of family 'sorting'"},
       {{"--frobnicate"}, "unrecognised option '--frobnicate'"},
+      // A prefix is not guessed into the option it starts: refused by name, like any other.
+      {{"--max-tim", "1"}, "unrecognised option '--max-tim'"},
       {{"--config", "/nonexistent.ini"}, "cannot read config file '/nonexistent.ini'"},
       {{"--resume"}, "--resume needs the --run-id"},
       {{"--devices", "x"}, "malformed device 'x'"},
@@ -144,6 +146,33 @@ TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
 }  // namespace
 
 namespace {
+
+// list selects as run does; `--plugin` once became list's `--plugins` (a folder) by Boost's
+// prefix guessing, and listed everything.
+TEST(RunCommand, ListSelectsByFamilyAndGlobAsRunDoes) {
+  auto run = kbench({"list", "--plugins", kbtest::test_plugin_dir("loader"), "--plugin",
+                     "testing/*"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("| transpose/cpu |"), std::string::npos) << run.output;
+
+  run = kbench({"list", "--family", "transpose", "--plugin", "*/cpu"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("| transpose/cpu | host |"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("| matmul/cpu |"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("| transpose/naive_row |"), std::string::npos) << run.output;
+
+  for (const auto& [args, expected] :
+       std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"list", "--plugin", "transpose/nope"}, "no plugin matches 'transpose/nope'"},
+           {{"list", "--family", "sorting"}, "no plugin of family 'sorting'"},
+           {{"list", "--plugi", "transpose/cpu"}, "unrecognised option '--plugi'"}}) {
+    run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
+  }
+}
 
 TEST(RunCommand, SamplesOutKeepsEverySampleAndProfileTakesOne) {
   const fs::path samples = fs::temp_directory_path() / fs::unique_path("kbench-samples-%%%%.csv");
