@@ -1,6 +1,7 @@
 #include "plugin_selection.hpp"
 
 #include "loader.hpp"
+#include "params.hpp"
 #include "plan.hpp"
 
 #include <iostream>
@@ -19,6 +20,9 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
     std::cerr << "kbench: " << warning << "\n";
   }
   const auto selected = select_plugins(discovery.plugins, sweep.families, sweep.plugin_globs);
+  // Checked against every plugin selected, before those that cannot run here are dropped: a
+  // --param refused on a GPU machine is refused without a device too.
+  if (sweep.cases.empty()) check_param_request(selected, parse_param_options(sweep.params));
   std::string skipped;
   for (const auto& p : selected) {
     if (p->device == KB_DEVICE_CUDA && device_count == 0) {

@@ -227,18 +227,10 @@ void refuse_duplicates(const Plan& plan) {
 
 }  // namespace
 
-Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
-                const SweepRequest& request, const FamilyTable& families, PluginProbe& probe) {
-  Plan plan;
-  if (!request.cases.empty()) {
-    for (const auto& text : request.cases) {
-      plan_explicit_case(plan, plugins, request, text, families, probe);
-    }
-    refuse_duplicates(plan);
-    return plan;
-  }
-  const auto requested_ops = requested_operations(plugins, request.ops);
-  const auto asked = parse_param_options(request.params);
+std::vector<std::string> check_param_request(
+    const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+    const std::map<std::string, std::vector<std::string>>& asked) {
+  std::vector<std::string> notes;
   for (const auto& [name, values] : asked) {
     std::string without;
     for (const auto& plugin : plugins) {
@@ -254,10 +246,25 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
       throw InputError("--param " + name + ": no plugin selected has a parameter '" + name +
                        "' (see kbench list)");
     }
-    if (!without.empty()) {
-      plan.notes.push_back("--param " + name + " does not apply to " + without);
-    }
+    if (!without.empty()) notes.push_back("--param " + name + " does not apply to " + without);
   }
+  for (const auto& plugin : plugins) param_combinations(*plugin, asked);  // values among choices
+  return notes;
+}
+
+Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                const SweepRequest& request, const FamilyTable& families, PluginProbe& probe) {
+  Plan plan;
+  if (!request.cases.empty()) {
+    for (const auto& text : request.cases) {
+      plan_explicit_case(plan, plugins, request, text, families, probe);
+    }
+    refuse_duplicates(plan);
+    return plan;
+  }
+  const auto requested_ops = requested_operations(plugins, request.ops);
+  const auto asked = parse_param_options(request.params);
+  for (auto& note : check_param_request(plugins, asked)) plan.notes.push_back(std::move(note));
   for (const auto& plugin : plugins) {
     const PluginInfo& info = *plugin;
     const FamilySweep sweep = family_sweep(info.family, request, families);

@@ -9,6 +9,7 @@
 #include "plugin_probe.hpp"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,13 @@ struct Plan {
 std::vector<std::shared_ptr<const PluginInfo>> select_plugins(
     const std::vector<std::shared_ptr<const PluginInfo>>& loaded,
     const std::vector<std::string>& families, const std::vector<std::string>& globs);
+
+// The --param request (parsed) checked against the plugins selected: an InputError names a
+// parameter no plugin has, or a value outside a plugin's choices; one note per parameter some
+// plugins do not have.
+std::vector<std::string> check_param_request(
+    const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+    const std::map<std::string, std::vector<std::string>>& asked);
 
 // Every case of the request, in order. An InputError names an operation no plugin offers, a value
 // a plugin cannot take, or a case planned twice (a size given as 1024 and as 1024x1024).

@@ -103,6 +103,27 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
   }
 }
 
+// A --param a plugin cannot take is refused whether or not the plugin can run here: without a
+// device the CUDA plugin is dropped, but its parameters are checked first (it ran nothing and
+// exited 0 before).
+TEST(RunCommand, AParamIsCheckedAgainstEverySelectedPluginWithOrWithoutADevice) {
+  const std::vector<BadInput> cases = {
+      {{"--param", "tile_bytes=100"},
+       "--param tile_bytes=100: transpose/fast takes tile_bytes in auto,128,256,512"},
+      {{"--param", "tile_height=1"}, "transpose/fast takes tile_height in auto,256,512"},
+      {{"--param", "tiles=128"}, "no plugin selected has a parameter 'tiles'"},
+      {{"--param", "=5"}, "malformed --param '=5'"},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"run", "--plugin", "transpose/fast", "--sizes", "64"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find(c.expected), std::string::npos) << run.output;
+    EXPECT_TRUE(run.rows.empty());
+  }
+}
+
 TEST(RunCommand, RefusesACsvWithAnotherHeaderAndKeepsIt) {
   const fs::path csv = fs::temp_directory_path() / fs::unique_path("kbench-foreign-%%%%.csv");
   { std::ofstream(csv.string()) << "a,b,c\n1,2,3\n"; }

@@ -171,7 +171,10 @@ TEST(TuneSimulate, OnTheCommittedH100TransposeSweeps) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 24u) << "naive_row and naive_col, 2 dtypes x 3 shapes, in two runs";
+  // naive_row and naive_col, 2 dtypes x 3 shapes, in each goal run the file holds (two or more:
+  // runs are appended as they are measured).
+  EXPECT_GE(checked, 24u);
+  EXPECT_EQ(checked % 12, 0u) << checked;
 }
 
 TEST(TuneSimulate, ACsvWithNothingToSearchIsRefused) {
