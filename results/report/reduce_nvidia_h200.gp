@@ -1,7 +1,7 @@
 reset
 set terminal pngcairo size 1200,2140 enhanced font 'sans,11'
 set output "reduce_nvidia_h200.png"
-set multiplot layout 4,1 title "reduce on NVIDIA H200: best block per plugin and size" noenhanced font ',13'
+set multiplot layout 4,1 title "reduce on NVIDIA H200 (median of 2 cards): best block per plugin and size" noenhanced font ',13'
 reset
 set title "float32, sum" noenhanced
 set datafile separator '\t'

@@ -1,7 +1,7 @@
 reset
 set terminal pngcairo size 1200,1100 enhanced font 'sans,11'
 set output "transpose_nvidia_h200.png"
-set multiplot layout 2,1 title "transpose on NVIDIA H200: best block per plugin and size" noenhanced font ',13'
+set multiplot layout 2,1 title "transpose on NVIDIA H200 (median of 3 cards): best block per plugin and size" noenhanced font ',13'
 reset
 set title "float32" noenhanced
 set datafile separator '\t'
