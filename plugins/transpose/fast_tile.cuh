@@ -86,8 +86,8 @@ struct Tile {
   Chunk<T> chunks[S::kRows * S::kChunksPerRow];
 };
 
-// Static shared memory holds at most 48 KB; the largest tile (512 x 512 bytes, 64 KB) is dynamic,
-// its size given at launch and allowed by TiledTranspose's constructor.
+// Static shared memory holds at most 48 KB; the largest tile (512 x 512 bytes of a 4-byte type,
+// 64 KB) is dynamic, its size given at launch and allowed by TiledTranspose::prepare.
 template <class S>
 constexpr bool kDynamicTile = sizeof(Tile<S>) > 48 * 1024;
 
@@ -221,8 +221,8 @@ struct TiledTranspose {
         KB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(kDynamicBytes)));
       }
-      // The largest carveout keeps every block the threads allow resident (up to 8 tiles of
-      // 16 KB per SM; the default may leave L1 more and the SM fewer blocks).
+      // The largest carveout keeps every block the threads allow resident (up to 128 KB of
+      // tiles per SM; the default may leave L1 more and the SM fewer blocks).
       KB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          cudaSharedmemCarveoutMaxShared));
     }
