@@ -63,12 +63,7 @@ int new_plugin_command(const std::vector<std::string>& args) {
   positional.add("name", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args)
-                  .style(kCommandLineStyle)
-                  .options(description)
-                  .positional(positional)
-                  .run(),
-              vm);
+    po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("help")) {
       std::cout << "Usage: kbench new-plugin NAME --family F [--host] [-o DIR]\n" << description;
       return 0;

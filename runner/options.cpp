@@ -150,6 +150,18 @@ po::options_description row_selection_options(RowSelection& selection) {
   return d;
 }
 
+po::parsed_options parse_command_line(const std::vector<std::string>& args,
+                                      const po::options_description& description,
+                                      const po::positional_options_description& positional) {
+  constexpr int kWholeNames =
+      po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+  return po::command_line_parser(args)
+      .style(kWholeNames)
+      .options(description)
+      .positional(positional)
+      .run();
+}
+
 bool parse_results_command(const std::vector<std::string>& args,
                            const po::options_description& description, const char* command,
                            const char* usage) {
@@ -157,12 +169,7 @@ bool parse_results_command(const std::vector<std::string>& args,
   positional.add("csv", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args)
-                  .style(kCommandLineStyle)
-                  .options(description)
-                  .positional(positional)
-                  .run(),
-              vm);
+    po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("config")) {
       // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
       // options mean nothing here and are skipped.
@@ -186,11 +193,7 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const char* command) {
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args)
-                  .style(kCommandLineStyle)
-                  .options(description)
-                  .run(),
-              vm);
+    po::store(parse_command_line(args, description), vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
       std::ifstream in = open_config(file);

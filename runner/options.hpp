@@ -13,11 +13,12 @@ namespace kb {
 
 namespace po = boost::program_options;
 
-// Option names are matched whole. Boost's default style takes an unambiguous prefix for the option
-// it starts (`list --plugin X` would become `--plugins X`, a folder): a name a command does not
-// know is refused by name instead.
-constexpr int kCommandLineStyle =
-    po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+// Every command's arguments as parsed options. Option names are matched whole: Boost's default
+// style takes an unambiguous prefix for the option it starts (`list --plugin X` would become
+// `--plugins X`, a folder), so a name a command does not know is refused by name instead.
+po::parsed_options parse_command_line(
+    const std::vector<std::string>& args, const po::options_description& description,
+    const po::positional_options_description& positional = po::positional_options_description());
 
 struct RunOptions {
   SweepRequest sweep;

@@ -50,12 +50,7 @@ int validate_command(const std::vector<std::string>& args) {
   positional.add("plugin-file", 1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args)
-                  .style(kCommandLineStyle)
-                  .options(description)
-                  .positional(positional)
-                  .run(),
-              vm);
+    po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("help")) {
       std::cout << "Usage: kbench validate PLUGIN.so [--case-timeout S]\n" << description;
       return 0;

@@ -44,7 +44,7 @@ int worker_command(const std::vector<std::string>& args) {
   description.add_options()("keep-samples", po::bool_switch(&timing.keep_samples), "");
   description.add(timing_options(timing, latency_off));
   po::variables_map vm;
-  po::store(po::command_line_parser(args).style(kCommandLineStyle).options(description).run(), vm);
+  po::store(parse_command_line(args, description), vm);
   po::notify(vm);
   timing.hide_launch_latency = !latency_off;
 
