@@ -19,6 +19,7 @@
 // cuBLAS's 2661.5 (0.958), 8192^3 0.963.
 // Indices inside the kernel are 32-bit (offsets into the matrices 64-bit).
 #include <kbench/families/matmul.hpp>
+#include <kbench/support/async_copy.cuh>
 
 #include <cstdint>
 #include <cstdio>
@@ -75,22 +76,6 @@ __device__ void store_quad(T* at, int col, int cols, bool whole, const Quad<T>& 
   }
 }
 
-// cp.async of `bytes` (4, 8 or 16) to shared memory, of which the first `valid` are read from
-// `from` and the rest zero-filled (nothing is read when valid is 0).
-template <int kBytes>
-__device__ void copy_async(void* to, const void* from, int valid) {
-  const auto shared = static_cast<std::uint32_t>(__cvta_generic_to_shared(to));
-  if constexpr (kBytes == 16) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(shared), "l"(from),
-                 "r"(valid)
-                 : "memory");
-  } else {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(shared), "l"(from),
-                 "n"(kBytes), "r"(valid)
-                 : "memory");
-  }
-}
-
 // The quad at `from` into shared memory: its first `count` elements, zeros after them. `whole`:
 // `from` is 16-byte aligned. `safe` is any readable address, given when nothing is to be read.
 template <typename T>
@@ -99,14 +84,14 @@ __device__ void copy_quad_async(T* to, const T* from, int count, bool whole, con
   if (whole && (count == 4 || count == 0)) {
 #pragma unroll
     for (int h = 0; h < 4; h += kPerCopy) {
-      copy_async<16>(to + h, count ? from + h : safe, count ? 16 : 0);
+      kb::copy_async<16>(to + h, count ? from + h : safe, count ? 16 : 0);
     }
     return;
   }
 #pragma unroll
   for (int e = 0; e < 4; ++e) {
     const bool inside = e < count;
-    copy_async<sizeof(T)>(to + e, inside ? from + e : safe, inside ? sizeof(T) : 0);
+    kb::copy_async<sizeof(T)>(to + e, inside ? from + e : safe, inside ? sizeof(T) : 0);
   }
 }
 
@@ -159,7 +144,7 @@ __device__ __forceinline__ void tile_product(const T* __restrict__ a, const T* _
         copy_quad_async(to, b + std::int64_t{row} * N + col, 4, true, b);
       }
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    kb::copy_async_commit();
   };
   auto store_step = [&](int buffer) {
 #pragma unroll
@@ -167,7 +152,7 @@ __device__ __forceinline__ void tile_product(const T* __restrict__ a, const T* _
 #pragma unroll
       for (int e = 0; e < 4; ++e) tiles.a[buffer][a_col + e][a_row + q * kRowsA] = next_a[q].v[e];
     }
-    asm volatile("cp.async.wait_all;" ::: "memory");
+    kb::copy_async_wait<0>();  // the group committed with these copies
   };
 
   T acc[kTileM][kTileN] = {};

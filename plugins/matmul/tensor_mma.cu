@@ -7,6 +7,7 @@
 // code; only the stores of C are guarded. The operands go to the tensor cores as raw float32 bits:
 // the hardware reads the TF32 part (truncation), as wgmma does with what TMA brings.
 #include <kbench/families/matmul.hpp>
+#include <kbench/support/async_copy.cuh>
 
 #include <cstdint>
 #include <limits>
@@ -33,23 +34,6 @@ constexpr int kStageFloatsB = kBlockK * kPitchB;
 constexpr std::size_t kSharedBytes =
     sizeof(float) * static_cast<std::size_t>(kStages) * (kStageFloatsA + kStageFloatsB);
 
-// Copies kWidth floats to shared memory, or writes zeros there when `inside` is false (the source
-// size operand is then 0 and nothing is read).
-template <int kWidth>
-__device__ inline void copy_async(float* destination, const float* source, bool inside) {
-  const auto to = static_cast<std::uint32_t>(__cvta_generic_to_shared(destination));
-  if constexpr (kWidth == 4) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(to), "l"(source),
-                 "r"(inside ? 16 : 0)
-                 : "memory");
-  } else {
-    static_assert(kWidth == 1, "16-byte or 4-byte copies");
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(to), "l"(source),
-                 "r"(inside ? 4 : 0)
-                 : "memory");
-  }
-}
-
 // The 16 single-float copies per operand, unrolled, would each hold a 64-bit address at once and
 // spill; the four 16-byte ones fit.
 template <int kWidth>
@@ -68,9 +52,9 @@ __device__ inline void load_stage(float* a_stage, float* b_stage, const float* a
     const int row = i / a_groups_per_row;
     const int col = (i % a_groups_per_row) * kWidth;
     const bool inside = m0 + row < M && k0 + col < K;
-    copy_async<kWidth>(a_stage + row * kPitchA + col,
+    kb::copy_async<4 * kWidth>(a_stage + row * kPitchA + col,
                        inside ? a + static_cast<std::int64_t>(m0 + row) * K + k0 + col : a,
-                       inside);
+                       inside ? 4 * kWidth : 0);
   }
   constexpr int b_groups_per_row = kBlockN / kWidth;
   static_assert(kBlockK * b_groups_per_row % kThreads == 0, "every thread copies as many");
@@ -80,9 +64,9 @@ __device__ inline void load_stage(float* a_stage, float* b_stage, const float* a
     const int row = i / b_groups_per_row;
     const int col = (i % b_groups_per_row) * kWidth;
     const bool inside = k0 + row < K && n0 + col < N;
-    copy_async<kWidth>(b_stage + row * kPitchB + col,
+    kb::copy_async<4 * kWidth>(b_stage + row * kPitchB + col,
                        inside ? b + static_cast<std::int64_t>(k0 + row) * N + n0 + col : b,
-                       inside);
+                       inside ? 4 * kWidth : 0);
   }
 }
 
@@ -127,11 +111,11 @@ __global__ void __launch_bounds__(kThreads, 2)
       load_stage<kWidth>(a_stages + s * kStageFloatsA, b_stages + s * kStageFloatsB, a, b, M, N, K,
                          m0, n0, s * kBlockK);
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    kb::copy_async_commit();
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    asm volatile("cp.async.wait_group %0;" ::"n"(kStages - 2) : "memory");
+    kb::copy_async_wait<kStages - 2>();
     // Slice kt is visible to every thread, and every warp is done with slice kt - 1, whose stage
     // the next load overwrites.
     __syncthreads();
@@ -141,7 +125,7 @@ __global__ void __launch_bounds__(kThreads, 2)
                          b_stages + (next % kStages) * kStageFloatsB, a, b, M, N, K, m0, n0,
                          next * kBlockK);
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    kb::copy_async_commit();
 
     const float* as = a_stages + (kt % kStages) * kStageFloatsA + warp_m * kPitchA;
     const float* bs = b_stages + (kt % kStages) * kStageFloatsB + warp_n;
@@ -171,7 +155,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         for (int j = 0; j < kTilesN; ++j) mma_tf32(d[i][j], af[i], bf[j]);
     }
   }
-  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  kb::copy_async_wait<0>();
 
   // Accumulator fragment: d0 (g, 2t), d1 (g, 2t + 1), d2 (g + 8, 2t), d3 (g + 8, 2t + 1).
   const bool pairs = N % 2 == 0;  // then a pair of columns is 8-byte aligned
