@@ -14,7 +14,7 @@ struct TensorBf16 : kb_wgmma::WgmmaStrategy<T, __nv_bfloat16, kb::matmul::Precis
 }  // namespace
 
 KBENCH_PLUGIN(kb::matmul::Problem, TensorBf16, kb::matmul::Bf16TensorDTypes,
-              {"matmul/tensor_bf16", "3",
+              {"matmul/tensor_bf16", "4",
                "BF16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
                "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
                "consumer warpgroups); A and B made K-major (float32 ones rounded to bf16) at setup",

@@ -16,7 +16,7 @@ struct TensorFp16 : kb_wgmma::WgmmaStrategy<T, __half, kb::matmul::Precision::fp
 }  // namespace
 
 KBENCH_PLUGIN(kb::matmul::Problem, TensorFp16, kb::DTypes<__half>,
-              {"matmul/tensor_fp16", "1",
+              {"matmul/tensor_fp16", "2",
                "FP16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
                "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
                "consumer warpgroups); A and B made K-major at setup",

@@ -13,7 +13,7 @@ struct TensorWgmma : kb_wgmma::WgmmaStrategy<T, float, kb::matmul::Precision::tf
 }  // namespace
 
 KBENCH_PLUGIN(kb::matmul::Problem, TensorWgmma, kb::DTypes<float>,
-              {"matmul/tensor_wgmma", "3",
+              {"matmul/tensor_wgmma", "4",
                "TF32 tensor cores, Hopper wgmma m64n256k8 fed by TMA (128x256x32 tiles in grouped "
                "order, persistent blocks, 4 stages, producer + 2 consumer warpgroups); B "
                "transposed to K-major at setup (A padded too when K % 4 != 0)",
