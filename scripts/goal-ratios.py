@@ -35,7 +35,8 @@ def main():
             continue
         case = (r["plugin"], r["dtype"], r["shape"], r["op"])
         defaults = (None, "", "tile_bytes=auto", "tile_bytes=512",
-                    "tile_bytes=auto;tile_height=auto")
+                    "tile_bytes=auto;tile_height=auto",
+                    "tile_bytes=auto;tile_height=auto;tile_order=auto;kernel=auto")
         if r["plugin"] == "transpose/fast" and r.get("params") not in defaults:
             continue  # the default tile only (auto; 512 before it), as a plain run uses it
         rows[(r["gpu_name"], r["run_id"])][case] = r

@@ -1,6 +1,8 @@
-// The fastest transpose we have for Hopper (the kernel and its reasons: fast_tile.cuh). A block
-// moves one tile, tile_height bytes of an output row tall and tile_bytes of an input row wide,
-// with 16-byte accesses throughout.
+// The fastest transpose we have for Hopper. Two kernels: the 16-byte chunk tiles of fast_tile.cuh
+// (a block moves one tile, tile_height bytes of an output row tall and tile_bytes of an input row
+// wide, the tiles taken in tile_order), and for 8-byte elements in a small matrix the classic
+// padded 32x32 tile of classic_tile.cuh.
+#include "classic_tile.cuh"
 #include "fast_tile.cuh"
 
 #include <type_traits>
@@ -16,15 +18,31 @@ namespace {
 // page locality does not matter, and more tiles fill the SMs more evenly (H100, 256 bytes tall,
 // same run: float32 2048x2048 7.73 us at 128 wide, 8.06 at 256, 8.54 at 512; 8192x8192 192.1,
 // 185.6, 185.8; results/checks/h100-fast-v5-widths.csv).
+//
+// The tile order and the kernel, from a standalone benchmark beside cudaMemcpyAsync and cuBLAS
+// geam (2026-11-25, medians of 90 launches interleaved with every other variant, one run per GPU):
+// on the H200, tiles taken down column bands moved float32 8192x8192 at 0.984 of the copy against
+// 0.958 across row bands (256-byte tiles), float64 at 1.012-1.018 of cuBLAS against 0.977-0.987;
+// on the H100 the row bands stayed ahead (float32 0.977 against 0.974, float64 0.985 against
+// 0.977). For float64 2048x2048 (32 MiB) every chunk tile lost to cuBLAS on the H200 (0.957-0.969)
+// while the classic tile at 32x8 beat it on both GPUs (1.056 H200, 1.038 H100); at float32 the
+// chunk tiles win there (1.10 and 1.08 against 0.97 and 1.04).
 constexpr kb_param kParams[] = {
     {"tile_bytes", "auto", "auto,128,256,512",
      "bytes of an input row one tile reads (16 per chunk); auto: 128 up to 16 MiB, as many as "
      "the tile is tall above"},
     {"tile_height", "auto", "auto,256,512",
      "bytes of an output row one tile writes; auto: 64 rows on a device whose DRAM moves 4 TB/s "
-     "or more, 256 bytes below"}};
+     "or more, 256 bytes below"},
+    {"tile_order", "auto", "auto,rows,columns",
+     "bands of tiles the blocks walk in turn; auto: columns on a device whose DRAM moves 4 TB/s "
+     "or more, rows below"},
+    {"kernel", "auto", "auto,chunks,classic",
+     "chunks: the tiles above, 16-byte accesses; classic: a padded 32x32 tile of elements, 32x8 "
+     "threads (the tile knobs do not apply); auto: classic for 8-byte elements up to 32 MiB"}};
 
 constexpr double kL2ResidentBytes = 16.0 * (1 << 20);
+constexpr double kClassicMaxBytes = 32.0 * (1 << 20);
 constexpr double kFastDramBytesPerSecond = 4e12;
 
 double dram_bytes_per_second() {
@@ -38,20 +56,28 @@ double dram_bytes_per_second() {
 }
 
 struct Geometry {
+  bool classic;             // the classic 32x32 tile; the rest describes the chunk tiles
   long long height, width;  // bytes of an output row, of an input row
+  TileOrder order;
 };
 
 template <typename T>
 Geometry chosen_geometry(const kb::transpose::Problem<T>& p, const kb::Params& params) {
   Geometry g{};
-  constexpr long long kRows64 = 64 * sizeof(T);
-  g.height = params.get("tile_height", "auto") != "auto"
-                 ? params.get_int("tile_height", 256)
-                 : (dram_bytes_per_second() >= kFastDramBytesPerSecond ? kRows64 : 256);
+  const bool fast_dram = dram_bytes_per_second() >= kFastDramBytesPerSecond;
   const double bytes = static_cast<double>(p.rows) * static_cast<double>(p.cols) * sizeof(T);
+  const std::string kernel = params.get("kernel", "auto");
+  g.classic = kernel == "auto" ? sizeof(T) == 8 && bytes <= kClassicMaxBytes : kernel == "classic";
+  constexpr long long kRows64 = 64 * sizeof(T);
+  g.height = params.get("tile_height", "auto") != "auto" ? params.get_int("tile_height", 256)
+             : fast_dram                                  ? kRows64
+                                                          : 256;
   g.width = params.get("tile_bytes", "auto") != "auto" ? params.get_int("tile_bytes", 256)
             : bytes <= kL2ResidentBytes                 ? 128
                                                         : g.height;
+  const std::string order = params.get("tile_order", "auto");
+  g.order = order == "columns" || (order == "auto" && fast_dram) ? TileOrder::column_bands
+                                                                 : TileOrder::row_bands;
   return g;
 }
 
@@ -80,12 +106,14 @@ template <typename T>
 struct Fast {
   Fast(const kb::transpose::Problem<T>& p, const kb::Params& params)
       : geometry(chosen_geometry(p, params)) {
+    if (geometry.classic) return;
     with_shape<T>(geometry, [](auto shape) { TiledTranspose<decltype(shape)>::prepare(); });
   }
 
   void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) const {
+    if (geometry.classic) return launch_classic<8>(p, launch);
     with_shape<T>(geometry, [&](auto shape) {
-      TiledTranspose<decltype(shape)>::launch(p, launch, "transpose/fast");
+      TiledTranspose<decltype(shape)>::launch(p, launch, geometry.order, "transpose/fast");
     });
   }
 
@@ -95,8 +123,10 @@ struct Fast {
 }  // namespace
 
 KBENCH_PLUGIN(kb::transpose::Problem, Fast, kb::AllDTypes,
-              {"transpose/fast", "6",
+              {"transpose/fast", "7",
                "tiles tile_height bytes of an output row tall and tile_bytes of an input row wide "
                "(auto: 64 rows on 4 TB/s DRAM, 256 bytes below; 128 wide up to 16 MiB), 16-byte "
-               "loads/stores, swizzled shared tile, register transposes",
+               "loads/stores, swizzled shared tile, register transposes, taken in row or column "
+               "bands (auto: columns on 4 TB/s DRAM); 8-byte elements up to 32 MiB: the classic "
+               "padded 32x32 tile",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, "", nullptr, kb::ParamList(kParams)})

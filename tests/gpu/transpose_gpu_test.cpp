@@ -143,23 +143,36 @@ TEST(TransposeGpu, SixteenAndEightBitTypesAreExactWhereTaken) {
   EXPECT_EQ(ok_plugins, taking);
 }
 
-// transpose/fast's knobs: every tile shape exact on every kind of edge.
-TEST(TransposeGpu, FastIsExactAtEveryTileShape) {
+// transpose/fast's knobs: every tile shape in both orders, and the classic tile, exact on every
+// kind of edge.
+TEST(TransposeGpu, FastIsExactAtEveryTileShapeOrderAndKernel) {
   KBTEST_REQUIRE_GPU();
-  const kbtest::Run run = kbtest::kbench(
+  const std::string sizes = "1x4097,33x31,1111x113,2x6,68x132,1024x1028";
+  const kbtest::Run chunks = kbtest::kbench(
       {"run", "--plugin", "transpose/fast", "--param", "tile_bytes=128,256,512", "--param",
-       "tile_height=256,512", "--sizes", "1x4097,33x31,1111x113,2x6,68x132,1024x1028",
-       "--dtypes", join(kDtypes), "--max-time", "0.01"});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.rows.size(), 3u * 2 * 6 * 3);
-  std::set<std::string> shapes;
-  for (const auto& row : run.rows) {
-    EXPECT_EQ(row.at("status"), "ok") << row.at("params") << " " << row.at("dtype") << " "
-                                      << row.at("shape") << ": " << row.at("message");
-    shapes.insert(row.at("params"));
+       "tile_height=256,512", "--param", "tile_order=rows,columns", "--param", "kernel=chunks",
+       "--sizes", sizes, "--dtypes", join(kDtypes), "--max-time", "0.01"});
+  ASSERT_EQ(chunks.exit_code, 0) << chunks.output;
+  EXPECT_EQ(chunks.rows.size(), 3u * 2 * 2 * 6 * 3);
+  const kbtest::Run classic =
+      kbtest::kbench({"run", "--plugin", "transpose/fast", "--param", "kernel=classic", "--sizes",
+                      sizes, "--dtypes", join(kDtypes), "--max-time", "0.01"});
+  ASSERT_EQ(classic.exit_code, 0) << classic.output;
+  EXPECT_EQ(classic.rows.size(), 6u * 3);
+  std::set<std::string> configurations;
+  for (const auto* run : {&chunks, &classic}) {
+    for (const auto& row : run->rows) {
+      EXPECT_EQ(row.at("status"), "ok") << row.at("params") << " " << row.at("dtype") << " "
+                                        << row.at("shape") << ": " << row.at("message");
+      configurations.insert(row.at("params"));
+    }
   }
-  EXPECT_EQ(shapes.size(), 6u);
-  EXPECT_TRUE(shapes.count("tile_bytes=512;tile_height=512"));  // the one dynamic 64 KB tile
+  EXPECT_EQ(configurations.size(), 13u);
+  // The one dynamic 64 KB tile, in the order of a device with fast DRAM.
+  EXPECT_TRUE(
+      configurations.count("tile_bytes=512;tile_height=512;tile_order=columns;kernel=chunks"));
+  EXPECT_TRUE(
+      configurations.count("tile_bytes=auto;tile_height=auto;tile_order=auto;kernel=classic"));
 }
 
 }  // namespace

@@ -19,11 +19,12 @@ TEST(TuneGpu, RunBestFindsTheEntriesOfThisGpuModelAndRunsThem) {
   KBTEST_REQUIRE_GPU();
   const kbtest::TempFolder folder;
   const std::string csv = folder.file("tune.csv"), best = folder.file("best.json");
-  // transpose/fast chooses its own block; its space, with the tile's height left to auto, is
-  // tile_bytes auto, 128, 256 and 512.
+  // transpose/fast chooses its own block; its space, with every knob but the tile's width left to
+  // auto, is tile_bytes auto, 128, 256 and 512.
   const auto tune = kbench({"tune", "--plugin", "transpose/fast", "--sizes", "4096,2048x8192",
-                            "--dtypes", "float32", "--param", "tile_height=auto", "--max-time",
-                            "0.2", "--output", csv, "--best", best},
+                            "--dtypes", "float32", "--param", "tile_height=auto", "--param",
+                            "tile_order=auto", "--param", "kernel=auto", "--max-time", "0.2",
+                            "--output", csv, "--best", best},
                            csv);
   ASSERT_EQ(tune.exit_code, 0) << tune.output;
   ASSERT_EQ(tune.rows.size(), 8u) << tune.output;
@@ -32,9 +33,9 @@ TEST(TuneGpu, RunBestFindsTheEntriesOfThisGpuModelAndRunsThem) {
     EXPECT_EQ(row.at("status"), "ok") << row.at("params") << " " << row.at("message");
     tiles.insert(row.at("params"));
   }
-  EXPECT_EQ(tiles, (std::set<std::string>{
-                       "tile_bytes=auto;tile_height=auto", "tile_bytes=128;tile_height=auto",
-                       "tile_bytes=256;tile_height=auto", "tile_bytes=512;tile_height=auto"}));
+  const std::string rest = ";tile_height=auto;tile_order=auto;kernel=auto";
+  EXPECT_EQ(tiles, (std::set<std::string>{"tile_bytes=auto" + rest, "tile_bytes=128" + rest,
+                                          "tile_bytes=256" + rest, "tile_bytes=512" + rest}));
 
   const auto entries = kb::BestConfigs::read(best).entries();
   ASSERT_EQ(entries.size(), 2u);
