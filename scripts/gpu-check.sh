@@ -11,7 +11,7 @@
 # `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
 # plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
 # issue 14 asks for.
-# `tune` (not in `all`; a minute or two): the whole space of transpose/fast (tile_bytes) and
+# `tune` (not in `all`; a minute or two): the tile shapes of transpose/fast (tile_bytes x tile_height) and
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
 # for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
@@ -192,8 +192,10 @@ fi
 
 if [ "$mode" = tune ]; then
   echo "== kbench tune: the measured space, a greedy tune, run --best, and the strategies replayed"
+  # fast's tile order and kernel stay auto: its tile shapes (12) and tiled_coarse's blocks (6).
   space=(--plugin transpose/fast --plugin transpose/tiled_coarse --sizes 8192,8192x4096
-         --dtypes float32,float64 --blocks 32x1,32x2,32x4,32x8,32x16,32x32 --max-time 0.3)
+         --dtypes float32,float64 --blocks 32x1,32x2,32x4,32x8,32x16,32x32 --max-time 0.3
+         --param tile_order=auto --param kernel=auto)
   "$kbench" tune "${space[@]}" --strategy exhaustive --output "$out/space.csv" \
     --best "$out/space-best.json" --run-id tune-space "$@" >"$out/tune-space.md" 2>>"$out/tune.log"
   echo "space (exhaustive): exit $?"; grep -E "^\| |cases:" "$out/tune-space.md"

@@ -1,7 +1,7 @@
 reset
 set terminal pngcairo size 1200,1100 enhanced font 'sans,11'
 set output "transpose_nvidia_h200.png"
-set multiplot layout 2,1 title "transpose on NVIDIA H200 (median of 3 cards): best block per plugin and size" noenhanced font ',13'
+set multiplot layout 2,1 title "transpose on NVIDIA H200 (median of 4 cards): best block per plugin and size" noenhanced font ',13'
 reset
 set title "float32" noenhanced
 set datafile separator '\t'
@@ -23,7 +23,7 @@ plot "transpose_nvidia_h200.dat" index 0 using 1:2 with linespoints lw 3 dt 2 pt
      "transpose_nvidia_h200.dat" index 6 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#8c564b' title "transpose/shared_padded", \
      "transpose_nvidia_h200.dat" index 7 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#e377c2' title "transpose/shared_swapped_index", \
      "transpose_nvidia_h200.dat" index 8 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#17becf' title "transpose/tiled_coarse", \
-     4128.000000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (4128 GB/s)"
+     4133.100000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (4133 GB/s)"
 reset
 set title "float64" noenhanced
 set datafile separator '\t'
@@ -45,5 +45,5 @@ plot "transpose_nvidia_h200.dat" index 9 using 1:2 with linespoints lw 3 dt 2 pt
      "transpose_nvidia_h200.dat" index 15 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#8c564b' title "transpose/shared_padded", \
      "transpose_nvidia_h200.dat" index 16 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#e377c2' title "transpose/shared_swapped_index", \
      "transpose_nvidia_h200.dat" index 17 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#17becf' title "transpose/tiled_coarse", \
-     4128.000000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (4128 GB/s)"
+     4133.100000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (4133 GB/s)"
 unset multiplot
