@@ -39,7 +39,8 @@ constexpr kb_param kParams[] = {
      "or more, rows below"},
     {"kernel", "auto", "auto,chunks,classic",
      "chunks: the tiles above, 16-byte accesses; classic: a padded 32x32 tile of elements, 32x8 "
-     "threads (the tile knobs do not apply); auto: classic for 8-byte elements up to 32 MiB"}};
+     "threads (the tile knobs must stay auto); auto: classic for 8-byte elements up to 32 MiB "
+     "unless a tile knob is set"}};
 
 constexpr double kL2ResidentBytes = 16.0 * (1 << 20);
 constexpr double kClassicMaxBytes = 32.0 * (1 << 20);
@@ -66,8 +67,20 @@ Geometry chosen_geometry(const kb::transpose::Problem<T>& p, const kb::Params& p
   Geometry g{};
   const bool fast_dram = dram_bytes_per_second() >= kFastDramBytesPerSecond;
   const double bytes = static_cast<double>(p.rows) * static_cast<double>(p.cols) * sizeof(T);
+  // A tile knob set by hand asks for the chunk tiles: auto does not trade it for the classic tile,
+  // and the classic kernel refuses it rather than run under a label that does not apply.
+  std::string shaped_by;
+  for (const char* knob : {"tile_bytes", "tile_height", "tile_order"}) {
+    if (params.get(knob, "auto") != "auto") shaped_by = knob;
+  }
   const std::string kernel = params.get("kernel", "auto");
-  g.classic = kernel == "auto" ? sizeof(T) == 8 && bytes <= kClassicMaxBytes : kernel == "classic";
+  g.classic = kernel == "auto" ? sizeof(T) == 8 && bytes <= kClassicMaxBytes && shaped_by.empty()
+                               : kernel == "classic";
+  if (g.classic && !shaped_by.empty()) {
+    throw kb::Error(KB_UNSUPPORTED, shaped_by + "=" + params.get(shaped_by, "") +
+                                        ": the classic kernel has one tile; " + shaped_by +
+                                        " shapes kernel=chunks");
+  }
   constexpr long long kRows64 = 64 * sizeof(T);
   g.height = params.get("tile_height", "auto") != "auto" ? params.get_int("tile_height", 256)
              : fast_dram                                  ? kRows64

@@ -173,6 +173,16 @@ TEST(TransposeGpu, FastIsExactAtEveryTileShapeOrderAndKernel) {
       configurations.count("tile_bytes=512;tile_height=512;tile_order=columns;kernel=chunks"));
   EXPECT_TRUE(
       configurations.count("tile_bytes=auto;tile_height=auto;tile_order=auto;kernel=classic"));
+
+  // A tile knob set by hand does not go with the classic kernel: unsupported, naming it, rather
+  // than a row whose label says a tile that never ran.
+  const kbtest::Run conflict =
+      kbtest::kbench({"run", "--plugin", "transpose/fast", "--param", "kernel=classic", "--param",
+                      "tile_order=columns", "--sizes", "64", "--dtypes", "float64"});
+  ASSERT_EQ(conflict.rows.size(), 1u) << conflict.output;
+  EXPECT_EQ(conflict.rows[0].at("status"), "unsupported");
+  EXPECT_NE(conflict.rows[0].at("message").find("tile_order=columns"), std::string::npos)
+      << conflict.rows[0].at("message");
 }
 
 }  // namespace
