@@ -74,12 +74,16 @@ Geometry chosen_geometry(const kb::transpose::Problem<T>& p, const kb::Params& p
     if (params.get(knob, "auto") != "auto") shaped_by = knob;
   }
   const std::string kernel = params.get("kernel", "auto");
-  g.classic = kernel == "auto" ? sizeof(T) == 8 && bytes <= kClassicMaxBytes && shaped_by.empty()
+  g.classic = kernel == "auto" ? sizeof(T) == 8 && bytes <= kClassicMaxBytes &&
+                                     shaped_by.empty() && p.rows <= kClassicMaxRows
                                : kernel == "classic";
   if (g.classic && !shaped_by.empty()) {
     throw kb::Error(KB_UNSUPPORTED, shaped_by + "=" + params.get(shaped_by, "") +
                                         ": the classic kernel has one tile; " + shaped_by +
                                         " shapes kernel=chunks");
+  }
+  if (g.classic && p.rows > kClassicMaxRows) {
+    throw kb::Error(KB_UNSUPPORTED, "kernel=classic takes at most 65535 * 32 rows");
   }
   constexpr long long kRows64 = 64 * sizeof(T);
   g.height = params.get("tile_height", "auto") != "auto" ? params.get_int("tile_height", 256)

@@ -183,6 +183,17 @@ TEST(TransposeGpu, FastIsExactAtEveryTileShapeOrderAndKernel) {
   EXPECT_EQ(conflict.rows[0].at("status"), "unsupported");
   EXPECT_NE(conflict.rows[0].at("message").find("tile_order=columns"), std::string::npos)
       << conflict.rows[0].at("message");
+
+  // 2^21 rows of float64 (16 MiB): more row bands than the classic 2D grid has, so auto keeps
+  // the chunk tiles' 1D grid and runs it; asked for by name, the classic kernel refuses it.
+  const kbtest::Run tall = kbtest::kbench({"run", "--plugin", "transpose/fast", "--param",
+                                           "kernel=auto,classic", "--sizes", "2097152x1",
+                                           "--dtypes", "float64", "--max-time", "0.01"});
+  ASSERT_EQ(tall.rows.size(), 2u) << tall.output;
+  for (const auto& row : tall.rows) {
+    const bool classic = row.at("params").find("kernel=classic") != std::string::npos;
+    EXPECT_EQ(row.at("status"), classic ? "unsupported" : "ok") << row.at("message");
+  }
 }
 
 }  // namespace
