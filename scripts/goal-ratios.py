@@ -4,11 +4,14 @@
     scripts/goal-ratios.py results/h100.csv [--run RUN_ID]
 
 Each line: the two sides' median (batch_us) in microseconds, and B's median over A's (above 1:
-A is faster). Only `ok` rows count; a goal whose rows are missing from a run is left out.
+A is faster). Only `ok` rows count; a goal whose rows are missing from a run is left out. A run
+with --repetitions N has N rows a case: each side is then the median of its N medians (and of its
+N batch_us), and the line adds N and the range of the N repetitions' own ratios.
 """
 import argparse
 import csv
 import collections
+import statistics
 
 GOALS = (
     [("matmul/tensor_wgmma", "matmul/cublas_tf32", "float32", s, "", 0.95)
@@ -24,12 +27,16 @@ GOALS = (
 )
 
 
+def median_of(case_rows, column):
+    return statistics.median(float(r[column]) for r in case_rows)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("csv")
     parser.add_argument("--run", help="only this run id")
     args = parser.parse_args()
-    rows = collections.defaultdict(dict)  # (gpu, run) -> case -> row
+    rows = collections.defaultdict(lambda: collections.defaultdict(list))  # (gpu, run) -> case -> rows
     for r in csv.DictReader(open(args.csv, newline="")):
         if r["status"] != "ok" or (args.run and r["run_id"] != args.run):
             continue
@@ -39,25 +46,34 @@ def main():
                     "tile_bytes=auto;tile_height=auto;tile_order=auto;kernel=auto")
         if r["plugin"] == "transpose/fast" and r.get("params") not in defaults:
             continue  # the default tile only (auto; 512 before it), as a plain run uses it
-        rows[(r["gpu_name"], r["run_id"])][case] = r
+        rows[(r["gpu_name"], r["run_id"])][case].append(r)
     for (gpu, run), cases in sorted(rows.items()):
         lines = []
         for a, b, dtype, shape, op, goal in GOALS:
             ra, rb = cases.get((a, dtype, shape, op)), cases.get((b, dtype, shape, op))
             if not ra or not rb:
                 continue
-            ratio = float(rb["median_us"]) / float(ra["median_us"])
+            med_a, med_b = median_of(ra, "median_us"), median_of(rb, "median_us")
+            ratio = med_b / med_a
             goal_text = "-" if goal is None else f"{goal:.2f}"
             if b == "transpose/copy" and dtype == "float32" and shape == "8192x8192":
                 goal_text = "0.97 (H100), 0.95 (H200)"
             case = " ".join(part for part in (dtype, op, shape) if part)
-            lines.append(f"| {a} vs {b} {case} | {ra['median_us']} ({ra['batch_us']}) "
-                         f"| {rb['median_us']} ({rb['batch_us']}) | {ratio:.3f} | {goal_text} |")
+            if len(ra) > 1 or len(rb) > 1:
+                by_rep_b = {r["repetition"]: float(r["median_us"]) for r in rb}
+                each = [by_rep_b[r["repetition"]] / float(r["median_us"])
+                        for r in ra if r["repetition"] in by_rep_b]
+                if each:
+                    case += f" ({len(each)} repetitions: {min(each):.3f}-{max(each):.3f})"
+            lines.append(f"| {a} vs {b} {case} | {med_a:g} ({median_of(ra, 'batch_us'):g}) "
+                         f"| {med_b:g} ({median_of(rb, 'batch_us'):g}) | {ratio:.3f} "
+                         f"| {goal_text} |")
         reduce_vs_copy = []
-        for (plugin, dtype, shape, op), r in sorted(cases.items()):
+        for (plugin, dtype, shape, op), case_rows in sorted(cases.items()):
             goal_size = shape in ("67108864", "268435456")
-            if plugin == "reduce/fast" and r.get("peak") == "copy" and goal_size:
-                reduce_vs_copy.append(f"{dtype} {op} {shape}: {float(r['fraction_of_peak']):.3f}")
+            if plugin == "reduce/fast" and case_rows[0].get("peak") == "copy" and goal_size:
+                fraction = median_of(case_rows, "fraction_of_peak")
+                reduce_vs_copy.append(f"{dtype} {op} {shape}: {fraction:.3f}")
         if not lines:
             continue
         print(f"\n### {gpu}, run {run}\n")
