@@ -1,7 +1,7 @@
 reset
 set terminal pngcairo size 1200,580 enhanced font 'sans,11'
 set output "matmul_nvidia_h100_80gb_hbm3.png"
-set multiplot layout 1,1 title "matmul on NVIDIA H100 80GB HBM3 (median of 3 cards): best block per plugin and size" noenhanced font ',13'
+set multiplot layout 1,1 title "matmul on NVIDIA H100 80GB HBM3 (median of 4 cards): best block per plugin and size" noenhanced font ',13'
 reset
 set title "float32" noenhanced
 set datafile separator '\t'

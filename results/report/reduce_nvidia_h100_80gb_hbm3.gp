@@ -27,7 +27,7 @@ plot "reduce_nvidia_h100_80gb_hbm3.dat" index 0 using 1:2 with linespoints lw 2 
      "reduce_nvidia_h100_80gb_hbm3.dat" index 9 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#bcbd22' title "reduce/tree_sequential", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 10 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#ff7f0e' title "reduce/tree_unrolled", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 11 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#2ca02c' title "reduce/warp_shuffle", \
-     2942.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2942 GB/s)"
+     2942.900000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2943 GB/s)"
 reset
 set title "float32, sumsq" noenhanced
 set datafile separator '\t'
@@ -53,7 +53,7 @@ plot "reduce_nvidia_h100_80gb_hbm3.dat" index 12 using 1:2 with linespoints lw 2
      "reduce_nvidia_h100_80gb_hbm3.dat" index 21 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#bcbd22' title "reduce/tree_sequential", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 22 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#ff7f0e' title "reduce/tree_unrolled", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 23 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#2ca02c' title "reduce/warp_shuffle", \
-     2942.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2942 GB/s)"
+     2942.900000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2943 GB/s)"
 reset
 set title "int32, sum" noenhanced
 set datafile separator '\t'
@@ -78,7 +78,7 @@ plot "reduce_nvidia_h100_80gb_hbm3.dat" index 24 using 1:2 with linespoints lw 2
      "reduce_nvidia_h100_80gb_hbm3.dat" index 32 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#bcbd22' title "reduce/tree_sequential", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 33 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#ff7f0e' title "reduce/tree_unrolled", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 34 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#2ca02c' title "reduce/warp_shuffle", \
-     2942.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2942 GB/s)"
+     2942.900000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2943 GB/s)"
 reset
 set title "int32, sumsq" noenhanced
 set datafile separator '\t'
@@ -103,5 +103,5 @@ plot "reduce_nvidia_h100_80gb_hbm3.dat" index 35 using 1:2 with linespoints lw 2
      "reduce_nvidia_h100_80gb_hbm3.dat" index 43 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#bcbd22' title "reduce/tree_sequential", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 44 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#ff7f0e' title "reduce/tree_unrolled", \
      "reduce_nvidia_h100_80gb_hbm3.dat" index 45 using 1:2 with linespoints lw 2 dt 1 pt 7 lc rgb '#2ca02c' title "reduce/warp_shuffle", \
-     2942.400000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2942 GB/s)"
+     2942.900000 with lines lw 2 dt 3 lc rgb 'gray40' title "measured copy bandwidth (2943 GB/s)"
 unset multiplot

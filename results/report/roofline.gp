@@ -10,7 +10,7 @@ set xlabel "arithmetic intensity (FLOP per byte moved)" noenhanced
 set ylabel "achieved GFLOP/s" noenhanced
 set logscale xy 10
 set format y '%.0s%c'
-plot "roofline.dat" index 0 using 1:2 with lines lw 2 dt 1 lc rgb '#1f77b4' title "NVIDIA H100 80GB HBM3: copy 2942 GB/s", \
+plot "roofline.dat" index 0 using 1:2 with lines lw 2 dt 1 lc rgb '#1f77b4' title "NVIDIA H100 80GB HBM3: copy 2943 GB/s", \
      "roofline.dat" index 1 using 1:2 with lines lw 2 dt 2 lc rgb '#1f77b4' title "NVIDIA H100 80GB HBM3: bf16 peak 1070531 GFLOP/s", \
      "roofline.dat" index 2 using 1:2 with lines lw 2 dt 3 lc rgb '#1f77b4' title "NVIDIA H100 80GB HBM3: fp32 peak 66908 GFLOP/s", \
      "roofline.dat" index 3 using 1:2 with lines lw 2 dt 4 lc rgb '#1f77b4' title "NVIDIA H100 80GB HBM3: tf32 peak 535265 GFLOP/s", \
