@@ -18,6 +18,7 @@
 #pragma once
 
 #include <kbench/families/matmul.hpp>
+#include <kbench/support/device.hpp>
 
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -316,7 +317,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warp = (static_cast<int>(threadIdx.x) % 128) / 32;
   float* const staging_rows =
       reinterpret_cast<float*>(shared_raw + (staging - shared_address(shared_raw))) +
-      (threadIdx.x / 32 - 4) * (kStagingBytes / sizeof(float));
+      (consumer * 4 + warp) * (kStagingBytes / sizeof(float));
   float d[128];
   int use = 0;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -422,12 +423,8 @@ std::vector<Elem> k_major(const kb::HostVector<Source>& source, std::int64_t row
 // The grid of one launch. Throws KB_UNSUPPORTED, before any setup work, where the kernel cannot
 // run: sm_90a code loads on compute capability 9.0 alone, and coordinates are 32-bit.
 inline dim3 launch_grid(std::int64_t M, std::int64_t N, std::int64_t K) {
-  int device = 0;
-  int major = 0;
-  int minor = 0;
-  KB_CUDA_CHECK(cudaGetDevice(&device));
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const int major = kb::current_device_attribute(cudaDevAttrComputeCapabilityMajor);
+  const int minor = kb::current_device_attribute(cudaDevAttrComputeCapabilityMinor);
   if (major != 9 || minor != 0) {
     throw kb::Error(KB_UNSUPPORTED, "wgmma code is built for sm_90a (compute capability 9.0); "
                                     "this device is " + std::to_string(major) + "." +
@@ -438,8 +435,7 @@ inline dim3 launch_grid(std::int64_t M, std::int64_t N, std::int64_t K) {
   if (M > int_max || N > int_max || K > int_max || tiles > int_max) {
     throw kb::Error(KB_UNSUPPORTED, "shape too large for 32-bit tile coordinates");
   }
-  int sms = 0;
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = kb::current_device_attribute(cudaDevAttrMultiProcessorCount);
   return dim3(static_cast<unsigned>(std::min<std::int64_t>(tiles, sms)));
 }
 

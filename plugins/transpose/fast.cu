@@ -5,6 +5,8 @@
 #include "classic_tile.cuh"
 #include "fast_tile.cuh"
 
+#include <kbench/support/device.hpp>
+
 #include <type_traits>
 
 namespace {
@@ -47,12 +49,8 @@ constexpr double kClassicMaxBytes = 32.0 * (1 << 20);
 constexpr double kFastDramBytesPerSecond = 4e12;
 
 double dram_bytes_per_second() {
-  int device = 0;
-  int clock_khz = 0;
-  int bus_bits = 0;
-  KB_CUDA_CHECK(cudaGetDevice(&device));
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  const double clock_khz = kb::current_device_attribute(cudaDevAttrMemoryClockRate);
+  const double bus_bits = kb::current_device_attribute(cudaDevAttrGlobalMemoryBusWidth);
   return 2.0 * clock_khz * 1e3 * bus_bits / 8;  // double data rate
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <kbench/families/reduce.hpp>
+#include <kbench/support/device.hpp>
 
 #include <cuda/atomic>
 
@@ -194,9 +195,8 @@ __device__ inline bool atomic_grid_total(std::int64_t block_total, AtomicTotal s
 template <typename Kernel>
 unsigned resident_grid(Kernel kernel, unsigned block, std::size_t shared_bytes,
                        std::int64_t items) {
-  int device = 0, sms = 0, per_sm = 0;
-  KB_CUDA_CHECK(cudaGetDevice(&device));
-  KB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int sms = current_device_attribute(cudaDevAttrMultiProcessorCount);
+  int per_sm = 0;
   KB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &per_sm, kernel, static_cast<int>(block), shared_bytes));
   const std::int64_t wave = std::int64_t{sms} * std::max(per_sm, 1);
