@@ -1,8 +1,8 @@
 #include "case_executor.hpp"
 
-#include "device_info.hpp"
+#include "device/device_info.hpp"
 #include "interruption.hpp"
-#include "loader.hpp"
+#include "plugin/loader.hpp"
 
 #include <signal.h>
 
@@ -106,7 +106,7 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
       return CaseOutcome::without_run(CaseStatus::error, "worker failed to start: " + error);
     }
   }
-  if (!worker_->send("case", to_record(c.request))) {
+  if (!worker_->send("case", encode_case(c.request))) {
     const std::string how = worker_->finish();
     worker_signal_ = worker_->signal();
     stop_worker();

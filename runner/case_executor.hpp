@@ -5,16 +5,16 @@
 // the parent.
 #pragma once
 
-#include "case_key.hpp"
-#include "case_outcome.hpp"
+#include "case/case_outcome.hpp"
 #include "options.hpp"
-#include "plan.hpp"
-#include "protocol.hpp"
-#include "results_store.hpp"
-#include "row_builder.hpp"
-#include "samples_writer.hpp"
+#include "plan/plan.hpp"
+#include "protocol/codec.hpp"
+#include "protocol/worker_process.hpp"
+#include "store/case_key.hpp"
+#include "store/results_store.hpp"
+#include "store/row_builder.hpp"
+#include "store/samples_writer.hpp"
 #include "sweep_report.hpp"
-#include "worker_process.hpp"
 
 #include <atomic>
 #include <exception>

@@ -1,15 +1,14 @@
 // `kbench compare`: with --by, the medians of the same cases side by side across GPUs, runs or
 // plugins; without it, a verdict for every case of a candidate run against a baseline run, and an
 // exit code a nightly job can stop on.
+#include "analysis/comparison.hpp"
+#include "analysis/regression_gate.hpp"
 #include "commands.hpp"
-
-#include "comparison.hpp"
-#include "comparison_format.hpp"
-#include "input_error.hpp"
 #include "options.hpp"
-#include "regression_gate.hpp"
-#include "result_selection.hpp"
-#include "verdict_format.hpp"
+#include "report/comparison_format.hpp"
+#include "report/verdict_format.hpp"
+#include "store/result_selection.hpp"
+#include "util/input_error.hpp"
 
 #include <fstream>
 #include <iostream>

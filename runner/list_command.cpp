@@ -1,10 +1,9 @@
 // `kbench list`: every plugin found, with what it supports and where it came from.
+#include "case/case_spec.hpp"
 #include "commands.hpp"
-
-#include "case_spec.hpp"
-#include "loader.hpp"
 #include "options.hpp"
-#include "plugin_probe.hpp"
+#include "plugin/loader.hpp"
+#include "protocol/plugin_probe.hpp"
 
 #include <iomanip>
 #include <iostream>

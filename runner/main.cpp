@@ -1,8 +1,8 @@
 // kbench: registry and runner for CUDA kernel experiments.
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "input_error.hpp"
-#include "shared_csv_file.hpp"
+#include "store/shared_csv_file.hpp"
+#include "util/input_error.hpp"
 
 #include <signal.h>
 #include <unistd.h>

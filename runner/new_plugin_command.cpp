@@ -2,10 +2,9 @@
 // file that builds against an installed kbench (find_package(kbench)) and passes
 // `kbench validate` as written — a correct, simple strategy for the author to make fast.
 #include "commands.hpp"
-
-#include "input_error.hpp"
-#include "loader.hpp"
 #include "options.hpp"
+#include "plugin/loader.hpp"
+#include "util/input_error.hpp"
 
 #include <boost/filesystem.hpp>
 

@@ -1,9 +1,10 @@
 #include "options.hpp"
 
-#include "case_spec.hpp"
-#include "input_error.hpp"
-#include "plugin_text.hpp"
-#include "search_strategy.hpp"
+#include "case/case_spec.hpp"
+#include "tune/search_strategy.hpp"
+#include "util/input_error.hpp"
+#include "util/number_text.hpp"
+#include "util/plugin_text.hpp"
 
 #include <sys/stat.h>
 
@@ -24,20 +25,15 @@ constexpr double kMaxSamplingSeconds = 24 * 3600.0;
 constexpr std::uint64_t kMaxMinSamples = 10'000'000;
 constexpr std::uint64_t kMaxDevice = 62;  // the lanes of a run: kMaxLanes less the host's
 
-std::string number_text(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
 
 // A number option must be a finite value in (low, high] (or [low, high] when `low_inclusive`).
 auto in_range(const char* option, double low, bool low_inclusive, double high) {
   return [=](double value) {
     const bool above_low = low_inclusive ? value >= low : value > low;
     if (!(above_low && value <= high)) {
-      throw InputError(std::string(option) + " " + number_text(value) + ": must be a number " +
-                       (low_inclusive ? "at least " : "greater than ") + number_text(low) +
-                       " and at most " + number_text(high));
+      throw InputError(std::string(option) + " " + significant_text(value) + ": must be a number " +
+                       (low_inclusive ? "at least " : "greater than ") + significant_text(low) +
+                       " and at most " + significant_text(high));
     }
   };
 }
@@ -75,11 +71,7 @@ std::ifstream open_config(const std::string& file) {
 
 }  // namespace
 
-std::string option_number(double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
+std::string option_number(double value) { return exact_text(value); }
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs) {
   po::options_description d("Plugin search");
@@ -249,8 +241,8 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
   if (o.timing.rule.min_seconds > o.timing.rule.max_seconds) {
     // The default --min-time yields to a shorter --max-time; a --min-time given does not.
     if (!vm["min-time"].defaulted()) {
-      throw InputError("--min-time " + number_text(o.timing.rule.min_seconds) +
-                       " exceeds --max-time " + number_text(o.timing.rule.max_seconds));
+      throw InputError("--min-time " + significant_text(o.timing.rule.min_seconds) +
+                       " exceeds --max-time " + significant_text(o.timing.rule.max_seconds));
     }
     o.timing.rule.min_seconds = o.timing.rule.max_seconds;
   }

@@ -1,8 +1,8 @@
 // Command-line and config-file options (Boost.Program_options) shared by the commands.
 #pragma once
 
-#include "plan.hpp"
-#include "case_runner.hpp"
+#include "measure/timing_options.hpp"
+#include "plan/plan.hpp"
 
 #include <boost/program_options.hpp>
 

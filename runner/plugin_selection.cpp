@@ -1,8 +1,8 @@
 #include "plugin_selection.hpp"
 
-#include "loader.hpp"
-#include "params.hpp"
-#include "plan.hpp"
+#include "plan/plan.hpp"
+#include "plugin/loader.hpp"
+#include "plugin/params.hpp"
 
 #include <iostream>
 

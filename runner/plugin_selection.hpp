@@ -2,10 +2,10 @@
 // --plugin, and able to run here.
 #pragma once
 
-#include "family_table.hpp"
 #include "options.hpp"
-#include "plugin_info.hpp"
-#include "plugin_probe.hpp"
+#include "plugin/family_table.hpp"
+#include "plugin/plugin_info.hpp"
+#include "protocol/plugin_probe.hpp"
 
 #include <memory>
 #include <string>

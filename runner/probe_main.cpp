@@ -4,10 +4,9 @@
 // step that runs plugin code it says so (`step`), so that the parent can name the step a crash
 // or a hang happened in.
 #include "commands.hpp"
-
-#include "case_request.hpp"
-#include "loader.hpp"
-#include "plugin_text.hpp"
+#include "plugin/loader.hpp"
+#include "protocol/codec.hpp"
+#include "util/plugin_text.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -39,7 +38,8 @@ int probe_command(const std::vector<std::string>&) {
   Record fields;
   while (input.read_line(line, -1) == LineReader::Status::line) {
     if (!decode_record(line, kind, fields) || !fields.count("file")) continue;
-    const std::string& file = fields["file"];
+    const std::string file = fields["file"];
+    fields.erase("file");
     auto plugin = loaded.find(file);
     if (plugin == loaded.end()) {
       try {
@@ -50,9 +50,9 @@ int probe_command(const std::vector<std::string>&) {
       }
     }
     if (kind == "load") {
-      send("plugin", to_record(plugin->second->info));
+      send("plugin", encode_plugin(plugin->second->info));
     } else if (kind == "accepts") {
-      const CaseRequest request = case_from_record(fields);
+      const CaseRequest request = decode_case(fields);
       const kb_case c = request.to_abi();
       kb_message why{};
       step("accepts()");

@@ -1,14 +1,13 @@
 // `kbench report`: a markdown report with PNG plots, drawn by gnuplot, from results CSV files.
+#include "analysis/history.hpp"
 #include "commands.hpp"
-
-#include "gnuplot.hpp"
-#include "history.hpp"
-#include "history_report.hpp"
-#include "input_error.hpp"
 #include "options.hpp"
-#include "plugin_probe.hpp"
-#include "report.hpp"
-#include "result_selection.hpp"
+#include "protocol/plugin_probe.hpp"
+#include "report/gnuplot.hpp"
+#include "report/history_report.hpp"
+#include "report/report.hpp"
+#include "store/result_selection.hpp"
+#include "util/input_error.hpp"
 
 #include <iostream>
 

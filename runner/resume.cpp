@@ -1,6 +1,6 @@
 #include "resume.hpp"
 
-#include "row_builder.hpp"
+#include "store/row_builder.hpp"
 
 #include <unistd.h>
 

@@ -3,27 +3,26 @@
 // It never runs plugin code itself (loading and acceptance run in the probe process), and it
 // never ends without a line saying why: interrupted, the resume command; a results file that
 // cannot be written, the case not recorded and the resume command.
-#include "commands.hpp"
-
-#include "best_configs.hpp"
 #include "case_executor.hpp"
-#include "case_key.hpp"
-#include "case_queue.hpp"
-#include "device_info.hpp"
+#include "commands.hpp"
+#include "device/device_info.hpp"
 #include "exit_codes.hpp"
-#include "input_error.hpp"
 #include "interruption.hpp"
-#include "loader.hpp"
 #include "options.hpp"
-#include "plan_tuned.hpp"
-#include "plugin_probe.hpp"
+#include "plan/case_queue.hpp"
+#include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
-#include "results_store.hpp"
+#include "protocol/plugin_probe.hpp"
 #include "resume.hpp"
-#include "row_builder.hpp"
-#include "run_lock.hpp"
-#include "samples_writer.hpp"
+#include "store/case_key.hpp"
+#include "store/results_store.hpp"
+#include "store/row_builder.hpp"
+#include "store/run_lock.hpp"
+#include "store/samples_writer.hpp"
 #include "sweep_report.hpp"
+#include "tune/best_configs.hpp"
+#include "tune/plan_tuned.hpp"
+#include "util/input_error.hpp"
 
 #include <boost/filesystem/operations.hpp>
 

@@ -84,8 +84,8 @@ int SweepReport::close(CaseTable table) {
   if (table == CaseTable::shown) print_cases();
   std::cout << "\n" << done_ << " cases:";
   bool first = true;
-  for (const char* status : kStatuses) {
-    std::cout << (first ? " " : ", ") << counts_[status] << " " << status;
+  for (const CaseStatus status : kCaseStatuses) {
+    std::cout << (first ? " " : ", ") << counts_[status_name(status)] << " " << status_name(status);
     first = false;
   }
   if (resumed_) std::cout << "; " << resumed_ << " already in the CSV (resumed)";

@@ -3,8 +3,8 @@
 // the sweep's time went.
 #pragma once
 
-#include "case_outcome.hpp"
-#include "result_schema.hpp"
+#include "case/case_outcome.hpp"
+#include "store/result_schema.hpp"
 
 #include <chrono>
 #include <cstddef>

@@ -5,24 +5,24 @@
 // configuration, not a failure of the tune. Prints each problem's best configuration and merges
 // it into the best-configuration file `run --best` reads. `--simulate CSV` replays the strategies
 // against rows already measured instead (docs/tuning.md).
-#include "commands.hpp"
-
-#include "best_configs.hpp"
 #include "case_executor.hpp"
-#include "device_info.hpp"
+#include "commands.hpp"
+#include "device/device_info.hpp"
 #include "exit_codes.hpp"
-#include "input_error.hpp"
 #include "interruption.hpp"
-#include "loader.hpp"
-#include "markdown_table.hpp"
 #include "options.hpp"
+#include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
-#include "result_selection.hpp"
-#include "results_store.hpp"
 #include "resume.hpp"
-#include "run_lock.hpp"
-#include "search_replay.hpp"
-#include "search_strategy.hpp"
+#include "store/result_selection.hpp"
+#include "store/results_store.hpp"
+#include "store/run_lock.hpp"
+#include "tune/best_configs.hpp"
+#include "tune/search_replay.hpp"
+#include "tune/search_strategy.hpp"
+#include "util/input_error.hpp"
+#include "util/markdown_table.hpp"
+#include "util/number_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -43,11 +43,6 @@ Cost cost_of(const ResultRow& row) {
   return cell_number(row.get("median_us"));
 }
 
-std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
-}
 
 // One problem: a plugin's configurations for one data type, operation and shape on one device.
 struct Problem {
@@ -172,7 +167,7 @@ void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRow>& 
     const auto seen = best_seen(rows, row).value_or(median);
     table.add_row({p.key.problem(), p.space.describe(*t.best), row.get("median_us"),
                    std::to_string(t.found_at), evaluations, std::to_string(p.space.size()),
-                   fixed(seen, 3), "+" + fixed(100 * (median / seen - 1), 1) + "%"});
+                   fixed_text(seen, 3), "+" + fixed_text(100 * (median / seen - 1), 1) + "%"});
   }
   std::cout << "\n" << table.str();
 }
@@ -222,7 +217,7 @@ int simulate(const TuneOptions& options) {
         cells.push_back("never");
         continue;
       }
-      std::string cell = fixed(outcome.mean_evaluations, 1);
+      std::string cell = fixed_text(outcome.mean_evaluations, 1);
       if (outcome.reached < outcome.searches) {
         cell += " (" + std::to_string(outcome.searches - outcome.reached) + " missed)";
       }
@@ -236,12 +231,12 @@ int simulate(const TuneOptions& options) {
   std::vector<std::string> mean_share = {"mean share of the space", "", ""};
   std::vector<std::string> within_third = {"problems found in a third of the space", "", ""};
   for (std::size_t i = 0; i < strategies.size(); ++i) {
-    mean_share.push_back(fixed(100 * share[i] / static_cast<double>(spaces.size()), 0) + "%");
+    mean_share.push_back(fixed_text(100 * share[i] / static_cast<double>(spaces.size()), 0) + "%");
     within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(spaces.size()));
   }
   table.add_row(mean_share);
   table.add_row(within_third);
-  std::cout << "Evaluations until a configuration within " << fixed(100 * options.within, 1)
+  std::cout << "Evaluations until a configuration within " << fixed_text(100 * options.within, 1)
             << "% of the problem's best measured one, mean over " << options.seeds
             << " searches (seeds " << options.seed << " to " << options.seed + options.seeds - 1
             << (options.budget ? ", at most " + std::to_string(options.budget) + " evaluations each"

@@ -1,16 +1,15 @@
 // `kbench validate PLUGIN.so`: what a plugin author runs before sharing a plugin. Loads the file
 // with every check the loader makes, then runs a small case of each data type (and operation) it
 // declares, with verification, through the same parent/worker path as `kbench run`.
+#include "case/case_spec.hpp"
 #include "commands.hpp"
-
-#include "case_spec.hpp"
-#include "device_info.hpp"
-#include "family_table.hpp"
-#include "input_error.hpp"
-#include "loader.hpp"
+#include "device/device_info.hpp"
 #include "options.hpp"
-#include "plugin_probe.hpp"
-#include "results_store.hpp"
+#include "plugin/family_table.hpp"
+#include "plugin/loader.hpp"
+#include "protocol/plugin_probe.hpp"
+#include "store/results_store.hpp"
+#include "util/input_error.hpp"
 
 #include <boost/filesystem.hpp>
 

@@ -2,10 +2,11 @@
 // and answers each with a result record. Anything that kills this process costs only the case in
 // flight: the parent records it and starts a fresh worker.
 #include "commands.hpp"
-
-#include "case_runner.hpp"
-#include "loader.hpp"
+#include "device/copy_bandwidth.hpp"
+#include "measure/case_runner.hpp"
 #include "options.hpp"
+#include "plugin/loader.hpp"
+#include "protocol/codec.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -63,7 +64,7 @@ int worker_command(const std::vector<std::string>& args) {
     Record fields;
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
-      const CaseOutcome outcome = runner.run(case_from_record(fields));
+      const CaseOutcome outcome = runner.run(decode_case(fields));
       send("result", encode_outcome(outcome));
       if (outcome.context_lost) return 0;
     }

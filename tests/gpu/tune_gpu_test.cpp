@@ -2,8 +2,7 @@
 // it ran on, and `kbench run --best` on that GPU finds them and runs them — the path the host
 // tests (a host plugin, whose entries name no GPU) cannot take.
 #include "../support/kbench_process.hpp"
-
-#include "best_configs.hpp"
+#include "tune/best_configs.hpp"
 
 #include <gtest/gtest.h>
 

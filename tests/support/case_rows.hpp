@@ -3,7 +3,7 @@
 // the median, as the runner writes them).
 #pragma once
 
-#include "result_schema.hpp"
+#include "store/result_schema.hpp"
 
 #include <string>
 

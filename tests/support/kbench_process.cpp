@@ -1,7 +1,7 @@
 #include "support/kbench_process.hpp"
 
-#include "device_info.hpp"
-#include "results_store.hpp"
+#include "device/device_info.hpp"
+#include "store/results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

@@ -1,7 +1,7 @@
 // Running the real, built `kbench` executable from a test and reading back what it wrote.
 #pragma once
 
-#include "plugin_probe.hpp"
+#include "protocol/plugin_probe.hpp"
 
 #include <boost/filesystem/path.hpp>
 

@@ -2,7 +2,7 @@
 // test chooses, for the verdict and history tests.
 #pragma once
 
-#include "result_schema.hpp"
+#include "store/result_schema.hpp"
 
 #include <string>
 #include <vector>

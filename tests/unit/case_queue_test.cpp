@@ -1,8 +1,7 @@
+#include "case/case_spec.hpp"
+#include "plan/case_queue.hpp"
+#include "plan/plan.hpp"
 #include "support/kbench_process.hpp"
-
-#include "case_queue.hpp"
-#include "case_spec.hpp"
-#include "plan.hpp"
 
 #include <gtest/gtest.h>
 

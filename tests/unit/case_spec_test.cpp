@@ -1,5 +1,5 @@
-#include "case_spec.hpp"
-#include "input_error.hpp"
+#include "case/case_spec.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,9 @@
 // `kbench compare`: the pivot rules on synthetic rows, and the exact output of one small table.
+#include "analysis/comparison.hpp"
+#include "report/comparison_format.hpp"
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "comparison.hpp"
-#include "comparison_format.hpp"
-#include "input_error.hpp"
-#include "results_store.hpp"
+#include "util/input_error.hpp"
 
 #include <boost/filesystem.hpp>
 

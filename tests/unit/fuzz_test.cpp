@@ -7,9 +7,8 @@
 // Bounded and reproducible: KBENCH_FUZZ_SECONDS (default 60) of invocations drawn from
 // KBENCH_FUZZ_SEED (default: a fresh seed, printed first). A failure prints the seed and the
 // command lines to run again; KBENCH_FUZZ_KEEP=1 keeps the files they name.
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "results_store.hpp"
 
 #include <csv.h>  // libfccp
 

@@ -1,5 +1,5 @@
 // GPU models: the cards of one name and compute capability pooled, oldest model first.
-#include "gpu_model.hpp"
+#include "analysis/gpu_model.hpp"
 
 #include <gtest/gtest.h>
 

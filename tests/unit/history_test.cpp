@@ -1,12 +1,11 @@
 // `kbench report --history`: the runs in the order they ran, each case's median per run, the
 // gate's regressions between consecutive runs, and the page and plots the command writes.
+#include "analysis/history.hpp"
+#include "store/key_columns.hpp"
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "support/night_rows.hpp"
-
-#include "history.hpp"
-#include "input_error.hpp"
-#include "key_columns.hpp"
-#include "results_store.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,7 @@
 // Nothing lost: misbehaving plugins (real .so files built from tests/plugins/test_plugin.cpp) each
 // become a row with the right status and message, and every other case still runs.
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

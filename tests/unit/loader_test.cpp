@@ -1,6 +1,5 @@
+#include "plugin/loader.hpp"
 #include "support/kbench_process.hpp"
-
-#include "loader.hpp"
 
 #include <gtest/gtest.h>
 

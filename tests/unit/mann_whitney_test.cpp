@@ -1,4 +1,4 @@
-#include "rank_test.hpp"
+#include "analysis/rank_test.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,7 @@
 // Plugin parameters (ABI version 2) end to end: declared axes swept like blocks, --param choosing
 // values, refusals, the params column, accepts() seeing them, compare choosing the best.
+#include "plugin/params.hpp"
 #include "support/kbench_process.hpp"
-
-#include "params.hpp"
 
 #include <boost/filesystem.hpp>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The per-SM rate table against the peaks NVIDIA publishes for whole parts, and the nominal clock
 // for rows without one.
-#include "peak_rates.hpp"
+#include "device/peak_rates.hpp"
 
 #include <gtest/gtest.h>
 

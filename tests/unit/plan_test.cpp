@@ -1,7 +1,6 @@
+#include "plan/plan.hpp"
 #include "support/kbench_process.hpp"
-
-#include "input_error.hpp"
-#include "plan.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,7 @@
 // runner read past the buffer, and its bytes reached the CSV as they were (invalid UTF-8, control
 // characters): Python's csv module failed on the file.
 #include "support/kbench_process.hpp"
-
-#include "plugin_text.hpp"
+#include "util/plugin_text.hpp"
 
 #include <kbench/plugin.h>
 

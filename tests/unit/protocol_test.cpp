@@ -1,6 +1,6 @@
-#include "case_outcome.hpp"
-#include "case_request.hpp"
-#include "protocol.hpp"
+#include "case/case_outcome.hpp"
+#include "case/case_request.hpp"
+#include "protocol/codec.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(Protocol, CaseRequestRoundTrips) {
   c.seed = 7;
   c.device = 1;
   c.verbose = true;
-  const CaseRequest back = case_from_record(to_record(c));
+  const CaseRequest back = decode_case(encode_case(c));
   EXPECT_EQ(back.dtype, c.dtype);
   EXPECT_EQ(back.op, c.op);
   EXPECT_EQ(format_extent(back.shape), "1000x1111x113");
@@ -49,14 +49,14 @@ TEST(Protocol, CaseRequestRoundTrips) {
 TEST(Protocol, CaseRequestCarriesExtentsNotTheirText) {
   CaseRequest c;
   c.shape = parse_sizes("2^20")[0];
-  const Record sent = to_record(c);
+  const Record sent = encode_case(c);
   EXPECT_EQ(sent.at("shape"), "1,1048576,0,0");
   EXPECT_EQ(sent.at("block"), "0,0,0");
-  EXPECT_EQ(case_from_record(sent).shape.dims[0], 1048576);
+  EXPECT_EQ(decode_case(sent).shape.dims[0], 1048576);
   for (const char* shape : {"", "1,2", "1,2,3,4,5", "1,2,x,4", "2^20", "1,2,3,4 "}) {
     Record bad = sent;
     bad["shape"] = shape;
-    EXPECT_THROW(case_from_record(bad), std::runtime_error) << shape;
+    EXPECT_THROW(decode_case(bad), std::runtime_error) << shape;
   }
 }
 

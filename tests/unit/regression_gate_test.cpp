@@ -1,10 +1,9 @@
 // The verdicts of `kbench compare --baseline-run` on crafted runs: each rule of
 // core/src/regression_gate.hpp, one case at a time.
+#include "analysis/regression_gate.hpp"
+#include "store/key_columns.hpp"
 #include "support/night_rows.hpp"
-
-#include "input_error.hpp"
-#include "key_columns.hpp"
-#include "regression_gate.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,9 @@
 // `kbench report` end to end: a small CSV of two GPU models written through the results store,
 // the real executable run on it, report.md read back, and the PNGs checked where gnuplot is
 // installed.
+#include "store/results_store.hpp"
 #include "support/case_rows.hpp"
 #include "support/kbench_process.hpp"
-
-#include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

@@ -1,8 +1,7 @@
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "csv.hpp"
-#include "input_error.hpp"
-#include "results_store.hpp"
+#include "util/csv.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

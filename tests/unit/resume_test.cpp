@@ -2,10 +2,9 @@
 // duplicate rows appeared silently: a reused --run-id without --resume, two concurrent resumes of
 // one run id. The resume key is now everything that defines a case (CaseKey), and one process at a
 // time runs a chosen run id.
+#include "store/case_key.hpp"
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "case_key.hpp"
-#include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

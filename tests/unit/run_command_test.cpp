@@ -1,7 +1,6 @@
 // `kbench run` end to end on host plugins: the real executable, real plugins, the CSV read back.
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

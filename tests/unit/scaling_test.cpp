@@ -1,12 +1,11 @@
 // The expected scaling between GPU models and the roofline: the rules on synthetic rows, and the
 // acceptance numbers of issue 15 on the committed H100 and H200 results.
+#include "analysis/case_bound.hpp"
+#include "analysis/gpu_model.hpp"
+#include "analysis/roofline.hpp"
+#include "analysis/scaling.hpp"
+#include "store/result_selection.hpp"
 #include "support/case_rows.hpp"
-
-#include "case_bound.hpp"
-#include "gpu_model.hpp"
-#include "result_selection.hpp"
-#include "roofline.hpp"
-#include "scaling.hpp"
 
 #include <boost/filesystem.hpp>
 

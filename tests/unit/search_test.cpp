@@ -3,11 +3,10 @@
 // each strategy spends at most its budget, never evaluates a point twice, and takes the same path
 // for the same seed.
 #include "support/tuning_model.hpp"
-
-#include "input_error.hpp"
-#include "search.hpp"
-#include "search_space.hpp"
-#include "search_strategy.hpp"
+#include "tune/search.hpp"
+#include "tune/search_space.hpp"
+#include "tune/search_strategy.hpp"
+#include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
 

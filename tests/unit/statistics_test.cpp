@@ -1,4 +1,4 @@
-#include "statistics.hpp"
+#include "util/statistics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,10 @@
 // in at most a third of the space's evaluations. On the committed H100 results (the transpose
 // plugins measured with three blocks): exhaustive needs exactly the evaluations the grid's order
 // implies, and no strategy needs more than the space.
+#include "case/case_spec.hpp"
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "support/tuning_model.hpp"
-
-#include "case_spec.hpp"
-#include "results_store.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,10 @@
 // which spins for the cost model of tests/support/tuning_model.hpp (3 axes: block, unroll, vec;
 // 2 configurations refused by its accepts(), 1 that fails verification; a shallow global basin and
 // a local optimum), its rows written by the real results store — and `kbench run --best`.
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "support/tuning_model.hpp"
-
-#include "best_configs.hpp"
-#include "results_store.hpp"
+#include "tune/best_configs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,9 @@
 // `kbench compare` without --by, end to end: crafted nightly CSV files, the real executable, its
 // exit code, its markdown, and the JUnit, JSON and github-action-benchmark outputs matched line by
 // line against what they must be (Google Benchmark's output tests).
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "support/night_rows.hpp"
-
-#include "results_store.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,8 @@
 // sample rows to it; --samples-out /dev/full lost the samples and exited 0. Now a write error ends
 // the run cleanly: nothing half-written stays, one line says why, which case was not recorded and
 // how to resume, and the exit code is 4.
+#include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
-
-#include "results_store.hpp"
 
 #include <boost/filesystem.hpp>
 

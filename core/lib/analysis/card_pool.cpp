@@ -1,0 +1,31 @@
+#include "analysis/card_pool.hpp"
+
+#include "util/statistics.hpp"
+
+#include <algorithm>
+
+namespace kb {
+bool is_later(const std::vector<ResultRow>& rows, std::size_t candidate, std::size_t held) {
+  const std::string& a = rows[candidate].get("timestamp_utc");
+  const std::string& b = rows[held].get("timestamp_utc");
+  return a > b || (a == b && candidate > held);
+}
+
+Pooled pool(std::vector<CardValue> cards) {
+  std::vector<double> values, noises;
+  for (const auto& card : cards) {
+    values.push_back(card.value);
+    noises.push_back(card.noise);
+  }
+  Pooled pooled;
+  pooled.cards = cards.size();
+  pooled.value = summarize(values).median;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  pooled.spread = (*high - *low) / pooled.value;
+  // Half the spread: the pooled value sits between the cards, as a median sits inside its
+  // confidence interval.
+  pooled.noise = std::max(summarize(noises).median, pooled.spread / 2);
+  return pooled;
+}
+
+}  // namespace kb

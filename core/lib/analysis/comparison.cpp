@@ -1,0 +1,333 @@
+#include "analysis/comparison.hpp"
+
+#include "analysis/card_pool.hpp"
+#include "store/key_columns.hpp"
+#include "store/result_selection.hpp"
+#include "util/input_error.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+namespace kb {
+namespace {
+
+using Key = std::vector<std::string>;
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+// Where the baseline names no column of this table, nullopt; ambiguity is an InputError.
+std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns,
+                                         const std::string& name) {
+  const auto exact = std::find(columns.begin(), columns.end(), name);
+  if (exact != columns.end()) return exact - columns.begin();
+  std::vector<std::size_t> strategy, contains;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto slash = columns[i].find('/');
+    if (slash != std::string::npos && columns[i].substr(slash + 1) == name) strategy.push_back(i);
+    if (columns[i].find(name) != std::string::npos) contains.push_back(i);
+  }
+  for (const auto* matches : {&strategy, &contains}) {
+    if (matches->size() == 1) return matches->front();
+    if (matches->size() > 1) {
+      std::vector<std::string> names;
+      for (auto i : *matches) names.push_back(columns[i]);
+      throw InputError("baseline '" + name + "' is ambiguous: it matches " + join(names));
+    }
+  }
+  return std::nullopt;
+}
+
+PivotCell cell_of(const ResultRow& row, Metric metric) {
+  PivotCell cell;
+  cell.status = row.get("status");
+  const auto value = metric_value(row, metric);
+  if (cell.status != "ok" || !value) {
+    cell.state = PivotCell::State::not_ok;
+    if (cell.status == "ok") cell.status = std::string("no ") + metric_name(metric);
+    return cell;
+  }
+  cell.state = PivotCell::State::ok;
+  cell.value = *value;
+  // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
+  // only the spread between cards counts for it.
+  const auto noise = cell_number(row.get("noise"));
+  const bool timed = metric != Metric::energy && metric != Metric::efficiency;
+  cell.noise = timed && noise && *noise > 0 ? *noise : 0;
+  return cell;
+}
+
+// The latest rows of one case in one column, one per card, as one cell: the median over the cards
+// that passed, else the latest failure.
+PivotCell pooled_cell(const std::vector<ResultRow>& rows,
+                      const std::map<std::string, std::size_t>& latest_of_card, Metric metric) {
+  std::vector<CardValue> passed;
+  std::optional<std::size_t> latest_passed, latest_failed;
+  for (const auto& [card, index] : latest_of_card) {
+    const PivotCell cell = cell_of(rows[index], metric);
+    const bool ok = cell.state == PivotCell::State::ok;
+    auto& latest = ok ? latest_passed : latest_failed;
+    if (!latest || is_later(rows, index, *latest)) latest = index;
+    if (ok) passed.push_back({cell.value, cell.noise});
+  }
+  if (passed.empty()) {
+    PivotCell cell = cell_of(rows[*latest_failed], metric);
+    cell.source = latest_failed;
+    return cell;
+  }
+  const Pooled pooled = pool(std::move(passed));
+  PivotCell cell;
+  cell.state = PivotCell::State::ok;
+  cell.status = "ok";
+  cell.value = pooled.value;
+  cell.noise = pooled.noise;
+  cell.spread = pooled.spread;
+  cell.cards = pooled.cards;
+  cell.source = latest_passed;
+  return cell;
+}
+
+// The rows of one table before pivoting: key -> column -> the row to show.
+using Grid = std::map<Key, std::map<std::string, PivotCell>, NaturalKeyLess>;
+
+// Against the baseline column, or (ladder) against the column before.
+void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
+  table.geomean.assign(table.columns.size(), std::nullopt);
+  std::vector<double> log_sum(table.columns.size(), 0);
+  std::vector<std::size_t> count(table.columns.size(), 0);
+  for (auto& row : table.rows) {
+    for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      if (c == table.baseline || (ladder && c == 0)) continue;
+      const PivotCell& base = row.cells[ladder ? c - 1 : table.baseline];
+      PivotCell& cell = row.cells[c];
+      if (base.state != PivotCell::State::ok || cell.state != PivotCell::State::ok) continue;
+      cell.speedup = speedup_of(metric, cell.value, base.value);
+      // An unknown noise (too few samples to bound the median) marks nothing.
+      cell.within_noise = std::isfinite(cell.noise + base.noise) &&
+                          std::abs(*cell.speedup - 1) <= cell.noise + base.noise;
+      log_sum[c] += std::log(*cell.speedup);
+      ++count[c];
+    }
+  }
+  for (std::size_t c = 0; c < table.columns.size(); ++c) {
+    if (count[c]) table.geomean[c] = std::exp(log_sum[c] / count[c]);
+  }
+}
+
+// Puts the table's columns (and their cells) in the order given: order[i] is the old index of
+// the new i-th column.
+void permute(PivotTable& table, const std::vector<std::size_t>& order) {
+  const auto apply = [&](auto& values) {
+    auto original = values;
+    for (std::size_t i = 0; i < order.size(); ++i) values[i] = original[order[i]];
+  };
+  apply(table.columns);
+  apply(table.cards);
+  for (auto& row : table.rows) apply(row.cells);
+}
+
+// Puts the columns matching the first glob first, and so on; unmatched columns keep their order
+// after them.
+void reorder_columns(PivotTable& table, const std::vector<std::string>& order) {
+  if (order.empty()) return;
+  const auto rank = [&](const std::string& column) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (fnmatch(order[i].c_str(), column.c_str(), 0) == 0) return i;
+    }
+    return order.size();
+  };
+  std::vector<std::size_t> permutation(table.columns.size());
+  std::iota(permutation.begin(), permutation.end(), 0);
+  std::stable_sort(permutation.begin(), permutation.end(), [&](std::size_t a, std::size_t b) {
+    return rank(table.columns[a]) < rank(table.columns[b]);
+  });
+  permute(table, permutation);
+}
+
+PivotTable pivot(const std::string& title, std::vector<std::string> key_columns, const Grid& grid,
+                 const std::map<std::string, std::set<std::string>>& cards_of_column) {
+  PivotTable table;
+  table.title = title;
+  table.key_columns = std::move(key_columns);
+  for (const auto& [column, cards] : cards_of_column) {
+    table.columns.push_back(column);
+    table.cards.push_back(cards.size());
+  }
+  std::vector<std::size_t> order(table.columns.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return natural_less(table.columns[a], table.columns[b]);
+  });
+  permute(table, order);
+  for (const auto& [key, by_column] : grid) {
+    PivotRow row{key, std::vector<PivotCell>(table.columns.size())};
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      const auto found = by_column.find(table.columns[c]);
+      if (found != by_column.end()) row.cells[c] = found->second;
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::vector<PluginSummary> summarize_plugins(const PivotTable& table) {
+  const auto plugin_at = static_cast<std::size_t>(
+      std::find(table.key_columns.begin(), table.key_columns.end(), "plugin") -
+      table.key_columns.begin());
+  std::map<std::string, std::pair<std::vector<double>, std::vector<std::size_t>>> sums;
+  for (const auto& row : table.rows) {
+    auto& [log_sum, count] = sums[row.key[plugin_at]];
+    log_sum.resize(table.columns.size(), 0);
+    count.resize(table.columns.size(), 0);
+    for (std::size_t c = 0; c < row.cells.size(); ++c) {
+      if (!row.cells[c].speedup) continue;
+      log_sum[c] += std::log(*row.cells[c].speedup);
+      ++count[c];
+    }
+  }
+  std::vector<PluginSummary> summaries;
+  for (const auto& [plugin, sum] : sums) {
+    PluginSummary summary{plugin, std::vector<std::optional<double>>(table.columns.size())};
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      if (sum.second[c]) summary.geomean[c] = std::exp(sum.first[c] / sum.second[c]);
+    }
+    summaries.push_back(std::move(summary));
+  }
+  return summaries;
+}
+
+}  // namespace
+
+CompareBy parse_compare_by(const std::string& text) {
+  if (text == "gpu") return CompareBy::gpu;
+  if (text == "device") return CompareBy::device;
+  if (text == "run") return CompareBy::run;
+  if (text == "plugin") return CompareBy::plugin;
+  throw InputError("unknown --by '" + text + "' (gpu, device, run or plugin)");
+}
+
+PivotTable without_constant_keys(PivotTable table) {
+  drop_constant_keys(table.key_columns, table.rows);
+  return table;
+}
+
+std::size_t key_index(const PivotTable& table, const std::string& column) {
+  const std::size_t at = key_column(table.key_columns, column.c_str());
+  if (at == table.key_columns.size()) throw std::logic_error("no key column '" + column + "'");
+  return at;
+}
+
+Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest& request) {
+  const Metric metric = request.metric;
+  // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
+  std::set<std::string> families_with_metric;
+  for (const auto& row : all_rows) {
+    if (row.get("status") == "ok" && metric_value(row, metric)) {
+      families_with_metric.insert(row.get("family"));
+    }
+  }
+  if (families_with_metric.empty()) {
+    throw InputError(std::string("no ok row reports ") + metric_name(metric));
+  }
+  const std::vector<std::string> gpus =
+      gpu_labels(all_rows, request.by == CompareBy::device ? GpuGrouping::device : GpuGrouping::model);
+
+  // Latest row per (table, key, column, block, card): for --by plugin the block is chosen
+  // afterwards, and the cards of a column are pooled.
+  using LatestOfCard = std::map<std::string, std::size_t>;
+  std::map<std::string, std::map<std::pair<Key, std::string>, std::map<std::string, LatestOfCard>>>
+      latest;
+  std::map<std::string, std::map<std::string, std::set<std::string>>> cards_of_column;  // per table
+  std::vector<std::string> key_columns;
+  switch (request.by) {
+    case CompareBy::gpu:
+    case CompareBy::device:
+      key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
+      break;
+    case CompareBy::run:
+      key_columns = {"gpu", "family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
+      break;
+    case CompareBy::plugin: key_columns = {"gpu", "dtype", "op", "shape", "cache"}; break;
+  }
+  for (std::size_t i = 0; i < all_rows.size(); ++i) {
+    const ResultRow& row = all_rows[i];
+    if (!families_with_metric.count(row.get("family"))) continue;
+    Key key;
+    for (const auto& column : key_columns) key.push_back(column == "gpu" ? gpus[i] : row.get(column));
+    const std::string column = request.by == CompareBy::run      ? row.get("run_id")
+                               : request.by == CompareBy::plugin ? row.get("plugin")
+                                                                 : gpus[i];
+    const std::string table = request.by == CompareBy::plugin ? row.get("family") : "";
+    // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
+    const std::string block =
+        request.by != CompareBy::plugin ? ""
+        : row.get("params").empty()     ? row.get("block")
+        : row.get("block") == "-"       ? row.get("params")
+                                        : row.get("block") + " " + row.get("params");
+    auto& held = latest[table][{key, column}][block];
+    const std::string& card = row.get("gpu_uuid");
+    const auto found = held.find(card);
+    if (found == held.end() || is_later(all_rows, i, found->second)) held[card] = i;
+    auto& cards = cards_of_column[table][column];
+    if (!card.empty()) cards.insert(card);  // a host plugin's rows ran on no card
+  }
+
+  Comparison comparison;
+  comparison.by = request.by;
+  comparison.metric = metric;
+  comparison.ladder = request.ladder;
+  for (const auto& [title, cases] : latest) {
+    Grid grid;
+    for (const auto& [key_and_column, by_block] : cases) {
+      // Across blocks (--by plugin): the best ok block, else the latest failure.
+      std::optional<PivotCell> chosen;
+      for (const auto& [block, latest_of_card] : by_block) {
+        PivotCell cell = pooled_cell(all_rows, latest_of_card, metric);
+        const bool ok = cell.state == PivotCell::State::ok;
+        const bool chosen_ok = chosen && chosen->state == PivotCell::State::ok;
+        const bool take = !chosen ||
+                          (ok && (!chosen_ok || better(metric, cell.value, chosen->value))) ||
+                          (!ok && !chosen_ok && is_later(all_rows, *cell.source, *chosen->source));
+        if (!take) continue;
+        if (request.by == CompareBy::plugin && block != "-") cell.block = block;
+        chosen = std::move(cell);
+      }
+      grid[key_and_column.first][key_and_column.second] = *chosen;
+    }
+    comparison.tables.push_back(pivot(title, key_columns, grid, cards_of_column[title]));
+    reorder_columns(comparison.tables.back(), request.column_order);
+  }
+
+  bool baseline_found = request.baseline.empty();
+  std::vector<std::string> known;
+  for (auto& table : comparison.tables) {
+    if (!request.baseline.empty()) {
+      if (const auto at = find_baseline(table.columns, request.baseline)) {
+        table.baseline = *at;
+        baseline_found = true;
+      }
+    }
+    known.insert(known.end(), table.columns.begin(), table.columns.end());
+    fill_speedups(table, metric, request.ladder);
+  }
+  if (!baseline_found) {
+    throw InputError("unknown baseline '" + request.baseline + "'; the columns are " + join(known));
+  }
+  // With one column there is nothing to summarize: every plugin would read "baseline".
+  if (request.by != CompareBy::plugin && comparison.tables.front().columns.size() > 1) {
+    comparison.per_plugin = summarize_plugins(comparison.tables.front());
+  }
+  return comparison;
+}
+
+}  // namespace kb

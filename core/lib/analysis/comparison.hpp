@@ -1,0 +1,94 @@
+// `kbench compare`'s pivot: the median of each case side by side across GPU models, devices, runs
+// or plugins, with the speed-up against a baseline column and whether it lies inside the measured
+// noise. Pure functions over rows, so the rules (latest row wins, cards of a model pooled, noise
+// marking, geometric means) are tested without files or processes.
+#pragma once
+
+#include "analysis/gpu_model.hpp"
+#include "analysis/metric.hpp"
+#include "store/result_schema.hpp"
+#include "util/natural_order.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// gpu: a column per GPU model, its cards pooled; device: a column per card (UUID).
+enum class CompareBy { gpu, device, run, plugin };
+
+CompareBy parse_compare_by(const std::string& text);  // InputError when unknown
+
+struct CompareRequest {
+  CompareBy by = CompareBy::gpu;
+  Metric metric = Metric::time;
+  // Empty: the first column in sorted order. Otherwise a column's exact name, or (--by plugin)
+  // the strategy after the family ("cublas"), or a text only one column contains ("H100").
+  std::string baseline;
+  // Column order: columns matching the first glob first, and so on; the others after them, in
+  // sorted order. Empty: sorted order.
+  std::vector<std::string> column_order;
+  // Each column's speed-up is over the column before it instead of over the baseline: a
+  // ladder of versions, each against the one it improves on.
+  bool ladder = false;
+};
+
+// A case in a column: the latest row of each card (GPU UUID) that ran it there, pooled (see
+// card_pool.hpp). A card whose latest row failed is left out while another card passed.
+struct PivotCell {
+  enum class State { missing, not_ok, ok };
+  State state = State::missing;
+  std::string status;              // the row's status ("no gbps" for an ok row without one)
+  std::string block;               // --by plugin: the best of the plugin's blocks, if it takes one
+  double value = 0;                // ok: the metric, the median over the cards
+  double noise = 0;                // ok: relative half-width of the 95% CI of the median, or half
+                                   // the spread between the cards where that is larger
+  double spread = 0;               // ok: (max - min) / value over the cards
+  std::size_t cards = 0;           // ok: the cards pooled
+  std::optional<std::size_t> source;  // index of the latest pooled row (for bytes, flops, peak)
+  std::optional<double> speedup;   // ok, and the baseline ok too: > 1 is better than the baseline
+  bool within_noise = false;       // |speedup - 1| <= the two cells' noise together
+};
+
+struct PivotRow {
+  std::vector<std::string> key;    // one value per PivotTable::key_columns
+  std::vector<PivotCell> cells;    // one per PivotTable::columns
+};
+
+struct PivotTable {
+  std::string title;                       // the family for --by plugin, empty otherwise
+  std::vector<std::string> key_columns;    // what identifies a case here, e.g. plugin, dtype
+  std::vector<std::string> columns;        // the values of the --by dimension, sorted
+  std::vector<std::size_t> cards;          // per column: the GPUs (UUIDs) its rows ran on
+  std::size_t baseline = 0;                // index into columns
+  std::vector<PivotRow> rows;
+  std::vector<std::optional<double>> geomean;  // per column: over the rows with a speed-up
+};
+
+struct PluginSummary {  // --by gpu|run: the geometric mean speed-up of one plugin's cases
+  std::string plugin;
+  std::vector<std::optional<double>> geomean;  // per column of the (single) table
+};
+
+struct Comparison {
+  CompareBy by = CompareBy::gpu;
+  Metric metric = Metric::time;
+  bool ladder = false;
+  std::vector<PivotTable> tables;           // one; one per family for --by plugin
+  std::vector<PluginSummary> per_plugin;    // empty for --by plugin
+};
+
+// Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every
+// table keeps all its key columns (the GPU is the model's label); printing hides the constant ones.
+Comparison compare(const std::vector<ResultRow>& rows, const CompareRequest& request);
+
+// The table without the key columns that tell rows apart only sometimes (the GPU, the op, the
+// cache state) where every row holds the same value there.
+PivotTable without_constant_keys(PivotTable table);
+
+// The index of a key column ("gpu", "shape", ...) in the table; std::logic_error when it has none.
+std::size_t key_index(const PivotTable& table, const std::string& column);
+
+}  // namespace kb

@@ -1,0 +1,139 @@
+#include "analysis/gpu_model.hpp"
+
+#include "analysis/card_pool.hpp"
+#include "store/result_selection.hpp"
+#include "util/natural_order.hpp"
+#include "util/statistics.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace kb {
+namespace {
+
+struct ComputeCapability {
+  int major = 0, minor = 0;
+};
+
+// "9.0" -> {9, 0}; nothing for an empty or malformed cell.
+std::optional<ComputeCapability> parse_compute_capability(const std::string& text) {
+  ComputeCapability cc;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%d.%d%c", &cc.major, &cc.minor, &rest) != 2) return std::nullopt;
+  return cc;
+}
+
+}  // namespace
+std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows, GpuGrouping grouping) {
+  // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
+  const char* distinction = grouping == GpuGrouping::model ? "compute_capability" : "gpu_uuid";
+  std::map<std::string, std::set<std::string>> distinct_of_name;
+  for (const auto& row : rows) distinct_of_name[row.get("gpu_name")].insert(row.get(distinction));
+  std::vector<std::string> labels;
+  labels.reserve(rows.size());
+  std::map<std::string, std::set<std::string>> gpus_of_run;
+  for (const auto& row : rows) {
+    const std::string& name = row.get("gpu_name");
+    std::string label = name.empty() ? "host " + row.get("host") : name;
+    if (!name.empty() && distinct_of_name[name].size() > 1) {
+      // "GPU-73c875d3": the UUID's first group tells cards apart and stays short.
+      label += grouping == GpuGrouping::model ? " (cc " + row.get(distinction) + ")"
+                                              : " " + row.get(distinction).substr(0, 12);
+    }
+    if (!name.empty()) gpus_of_run[row.get("run_id")].insert(label);
+    labels.push_back(std::move(label));
+  }
+  // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
+  // compare the CPU loop with the kernels of the same machine.
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& gpus = gpus_of_run[rows[i].get("run_id")];
+    if (rows[i].get("gpu_name").empty() && gpus.size() == 1) labels[i] = *gpus.begin();
+  }
+  return labels;
+}
+
+std::optional<double> GpuModel::peak_gflops(const std::string& precision) const {
+  const auto cc = parse_compute_capability(compute_capability);
+  if (!cc || !clock_mhz) return std::nullopt;
+  const double peak = peak_rates(cc->major, cc->minor, sm_count, *clock_mhz).of(parse_math(precision));
+  if (!(peak > 0)) return std::nullopt;
+  return peak;
+}
+
+std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
+  const std::vector<std::string> labels = gpu_labels(rows, GpuGrouping::model);
+  std::map<std::string, GpuModel> models;
+  std::map<std::string, std::map<std::string, std::size_t>> latest_of_card;  // label -> UUID -> row
+  std::map<std::string, std::vector<double>> clocks;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ResultRow& row = rows[i];
+    if (row.get("gpu_name").empty()) continue;
+    GpuModel& model = models[labels[i]];
+    model.label = labels[i];
+    model.name = row.get("gpu_name");
+    model.compute_capability = row.get("compute_capability");
+    model.sm_count = static_cast<int>(cell_number(row.get("sm_count")).value_or(0));
+    if (const auto theoretical = cell_number(row.get("theoretical_gbps"))) {
+      model.theoretical_gbps = theoretical;
+    }
+    model.runs.insert(row.get("run_id"));
+    ++model.rows;
+    auto& held = latest_of_card[labels[i]];
+    const auto found = held.find(row.get("gpu_uuid"));
+    if (found == held.end() || is_later(rows, i, found->second)) held[row.get("gpu_uuid")] = i;
+    if (const auto clock = cell_number(row.get("sm_clock_mhz")); clock && *clock > 0) {
+      clocks[labels[i]].push_back(*clock);
+    }
+  }
+  for (auto& [label, model] : models) {
+    std::vector<double> copies;
+    for (const auto& [uuid, latest] : latest_of_card[label]) {
+      GpuCard card{uuid, cell_number(rows[latest].get("copy_gbps")), {}, 0};
+      if (card.copy_gbps) copies.push_back(*card.copy_gbps);
+      model.cards.push_back(std::move(card));
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (labels[i] != label || rows[i].get("gpu_name").empty()) continue;
+      for (auto& card : model.cards) {
+        if (card.uuid != rows[i].get("gpu_uuid")) continue;
+        card.runs.insert(rows[i].get("run_id"));
+        ++card.rows;
+      }
+    }
+    if (!copies.empty()) {
+      model.copy_gbps = summarize(copies).median;
+      model.copy_min = *std::min_element(copies.begin(), copies.end());
+      model.copy_max = *std::max_element(copies.begin(), copies.end());
+    }
+    if (!clocks[label].empty()) {
+      model.clock_mhz = summarize(clocks[label]).median;
+    } else if (const auto cc = parse_compute_capability(model.compute_capability)) {
+      if (const double nominal = nominal_sm_clock_mhz(cc->major, cc->minor); nominal > 0) {
+        model.clock_mhz = nominal;
+        model.nominal_clock = true;
+      }
+    }
+  }
+  std::vector<GpuModel> ordered;
+  for (auto& entry : models) ordered.push_back(std::move(entry.second));
+  std::sort(ordered.begin(), ordered.end(), [](const GpuModel& a, const GpuModel& b) {
+    const auto ca = parse_compute_capability(a.compute_capability).value_or(ComputeCapability{});
+    const auto cb = parse_compute_capability(b.compute_capability).value_or(ComputeCapability{});
+    if (std::tie(ca.major, ca.minor) != std::tie(cb.major, cb.minor)) {
+      return std::tie(ca.major, ca.minor) < std::tie(cb.major, cb.minor);
+    }
+    return natural_less(a.name, b.name);
+  });
+  return ordered;
+}
+
+const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label) {
+  for (const auto& model : models) {
+    if (model.label == label) return &model;
+  }
+  return nullptr;
+}
+
+}  // namespace kb

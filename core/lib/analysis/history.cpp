@@ -1,0 +1,106 @@
+#include "analysis/history.hpp"
+
+#include "util/input_error.hpp"
+#include "util/natural_order.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace kb {
+namespace {
+
+// Seconds since the epoch of "2026-11-21T23:59:01Z"; nothing for another text.
+std::optional<std::time_t> parse_utc(const std::string& text) {
+  std::tm utc{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  if (end == nullptr || *end != '\0') return std::nullopt;
+  return timegm(&utc);
+}
+
+struct RunRows {
+  HistoryRun run;
+  std::vector<ResultRow> rows;
+};
+
+// The runs in the order they started (a run without a readable timestamp first), ties by id.
+std::vector<RunRows> runs_of(const std::vector<ResultRow>& rows) {
+  std::map<std::string, RunRows> by_id;
+  for (const auto& row : rows) {
+    RunRows& run = by_id[row.get("run_id")];
+    run.run.run_id = row.get("run_id");
+    const auto stamp = parse_utc(row.get("timestamp_utc"));
+    if (stamp && (run.rows.empty() || run.run.started == 0 || *stamp < run.run.started)) {
+      run.run.started = *stamp;
+      run.run.started_text = row.get("timestamp_utc");
+    }
+    run.rows.push_back(row);
+  }
+  std::vector<RunRows> runs;
+  for (auto& [id, run] : by_id) runs.push_back(std::move(run));
+  std::stable_sort(runs.begin(), runs.end(), [](const RunRows& a, const RunRows& b) {
+    if (a.run.started != b.run.started) return a.run.started < b.run.started;
+    return natural_less(a.run.run_id, b.run.run_id);
+  });
+  return runs;
+}
+
+bool timed(const std::optional<CaseSide>& side) { return side && side->status == "ok"; }
+
+}  // namespace
+
+History history(const std::vector<ResultRow>& rows, const GateRequest& request) {
+  std::vector<RunRows> runs = runs_of(rows);
+  History result;
+  for (const auto& run : runs) result.runs.push_back(run.run);
+  std::map<std::vector<std::string>, CaseHistory, NaturalKeyLess> cases;
+  const auto case_at = [&](const std::vector<std::string>& key) -> CaseHistory& {
+    CaseHistory& c = cases[key];
+    if (c.key.empty()) {
+      c.key = key;
+      c.median.resize(runs.size());
+      c.slower.resize(runs.size());
+    }
+    return c;
+  };
+  struct Found {
+    std::size_t run;
+    std::vector<std::string> key;
+    const CaseVerdict* verdict;
+  };
+  std::vector<Gate> gates;
+  gates.reserve(runs.size());
+  std::vector<Found> found;
+  // Each run against the one before; a single run against itself, for its medians.
+  for (std::size_t k = runs.size() > 1 ? 1 : 0; k < runs.size(); ++k) {
+    gates.push_back(gate(runs[k == 0 ? 0 : k - 1].rows, runs[k].rows, request));
+    const Gate& g = gates.back();
+    result.key_columns = g.key_columns;
+    for (const auto& c : g.cases) {
+      if (k <= 1 && timed(c.baseline)) case_at(c.key).median[0] = c.baseline->median;
+      if (timed(c.candidate)) case_at(c.key).median[k] = c.candidate->median;
+      if (k > 0 && c.fails && c.verdict == Verdict::slower) {
+        case_at(c.key).slower[k] = true;
+        found.push_back({k, c.key, &c});
+      }
+    }
+  }
+  for (auto& [key, c] : cases) {
+    for (std::size_t k = 0; k < runs.size(); ++k) result.runs[k].cases += c.median[k].has_value();
+    result.cases.push_back(std::move(c));
+  }
+  if (std::all_of(result.runs.begin(), result.runs.end(),
+                  [](const HistoryRun& r) { return r.cases == 0; })) {
+    throw InputError("no ok row with a median time: no history to draw");
+  }
+  for (const auto& f : found) {
+    const auto at = std::find_if(result.cases.begin(), result.cases.end(),
+                                 [&](const CaseHistory& c) { return c.key == f.key; });
+    result.regressions.push_back({f.run, static_cast<std::size_t>(at - result.cases.begin()),
+                                  f.verdict->baseline->median, f.verdict->candidate->median,
+                                  *f.verdict->effect, f.verdict->p_value});
+  }
+  return result;
+}
+
+}  // namespace kb

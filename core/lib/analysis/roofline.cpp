@@ -1,0 +1,80 @@
+#include "analysis/roofline.hpp"
+
+#include "analysis/case_bound.hpp"
+#include "analysis/comparison.hpp"
+#include "store/result_selection.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace kb {
+
+std::optional<double> attainable_gflops(const ResultRow& row, const GpuModel& model) {
+  const double bytes = cell_number(row.get("bytes")).value_or(0);
+  const double flops = cell_number(row.get("flops")).value_or(0);
+  if (!(bytes > 0) || !(flops > 0)) return std::nullopt;
+  std::optional<double> roof;
+  if (model.copy_gbps) roof = *model.copy_gbps * flops / bytes;
+  const std::string bound = case_bound(row);
+  if (bound != "memory") {
+    if (const auto peak = model.peak_gflops(bound)) roof = roof ? std::min(*roof, *peak) : *peak;
+  }
+  return roof;
+}
+
+Roofline build_roofline(const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models) {
+  Roofline roofline;
+  std::vector<ResultRow> gpu_rows;
+  std::set<std::string> plugins, with_flops;
+  for (const auto& row : rows) {
+    if (row.get("gpu_name").empty() || row.get("status") != "ok") continue;
+    gpu_rows.push_back(row);
+    plugins.insert(row.get("plugin"));
+    if (cell_number(row.get("flops")).value_or(0) > 0) with_flops.insert(row.get("plugin"));
+  }
+  std::set_difference(plugins.begin(), plugins.end(), with_flops.begin(), with_flops.end(),
+                      std::back_inserter(roofline.without_flops));
+  if (with_flops.empty()) return roofline;
+
+  // The best block of each case, pooled over the cards: then the best case of each plugin.
+  const Comparison comparison = compare(gpu_rows, {CompareBy::plugin, Metric::gflops, ""});
+  std::map<std::pair<std::string, std::string>, RooflinePoint> best;  // (model, plugin)
+  for (const PivotTable& table : comparison.tables) {
+    for (const PivotRow& row : table.rows) {
+      for (std::size_t c = 0; c < table.columns.size(); ++c) {
+        const PivotCell& cell = row.cells[c];
+        if (cell.state != PivotCell::State::ok) continue;
+        const ResultRow& source = gpu_rows[*cell.source];
+        const double bytes = cell_number(source.get("bytes")).value_or(0);
+        const double flops = cell_number(source.get("flops")).value_or(0);
+        // The DRAM roofs do not bound a case served from L2.
+        if (!(bytes > 0) || !(flops > 0) || case_bound(source) == "L2") continue;
+        const std::string model = row.key[key_index(table, "gpu")];
+        auto& point = best[{model, table.columns[c]}];
+        if (cell.value <= point.gflops) continue;
+        point = RooflinePoint{model, table.title, table.columns[c], source.get("dtype"),
+                              source.get("op"), source.get("shape"), cell.block,
+                              case_bound(source), flops / bytes, cell.value, std::nullopt};
+        for (const auto& m : models) {
+          if (m.label == model) point.roof = attainable_gflops(source, m);
+        }
+      }
+    }
+  }
+  std::set<std::string> precisions;
+  for (auto& [key, point] : best) {
+    if (point.bound != "memory" && !point.bound.empty()) precisions.insert(point.bound);
+    roofline.points.push_back(std::move(point));
+  }
+  for (const auto& model : models) {
+    ModelRoofs roofs{model.label, model.copy_gbps, {}};
+    for (const auto& precision : precisions) {
+      if (const auto peak = model.peak_gflops(precision)) roofs.peaks.emplace_back(precision, *peak);
+    }
+    roofline.models.push_back(std::move(roofs));
+  }
+  return roofline;
+}
+
+}  // namespace kb

@@ -1,0 +1,91 @@
+// What became of one case: the worker's measurements, or what the parent knows when there are
+// none (a planned refusal, a crash, a timeout). Typed from the worker's timing loop to the row
+// builder; numbers are formatted only where rows are written. On the worker pipe it travels as one
+// `result` record (protocol/codec.hpp), every double in full, so what the parent reads is bit for
+// bit what the worker measured.
+#pragma once
+
+#include "case/case_status.hpp"
+
+#include <kbench/plugin.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kb {
+
+// How the samples were taken (the `timing` column).
+enum class TimingMethod { held, plain, host, profile };
+
+inline constexpr std::pair<TimingMethod, const char*> kTimingMethods[] = {
+    {TimingMethod::held, "held"},
+    {TimingMethod::plain, "plain"},
+    {TimingMethod::host, "host"},
+    {TimingMethod::profile, "profile"}};
+
+const char* timing_name(TimingMethod method);
+
+struct SampleSummary {
+  long long count = 0;
+  double median_us = 0, min_us = 0, mean_us = 0, stddev_us = 0;
+  double noise = 0;      // relative half-width of the 95% interval of the median
+  bool settled = false;  // the noise target was met before the time limit
+};
+
+// What the last launch said it enqueued (kb_launch_config).
+struct LaunchShape {
+  std::array<std::uint32_t, 3> grid{0, 0, 0};
+  std::array<std::uint32_t, 3> block{0, 0, 0};
+  std::uint32_t kernels = 0;
+};
+
+struct VerificationFigures {
+  double max_rel_error = 0;
+  double tolerance = 0;
+  std::string metrics;  // the family's "key=value;..." text
+};
+
+// The GPU as NVML saw it during the samples.
+struct DeviceState {
+  unsigned sm_clock_mhz = 0;  // the lowest reading
+  unsigned temperature_c = 0;
+  std::string throttle;  // clock-slowdown reasons, "" when none
+};
+
+// Where the case's wall time went in the worker, in seconds (the sweep's closing line).
+struct PhaseSeconds {
+  double setup = 0, timing = 0, verify = 0;
+};
+
+struct CaseOutcome {
+  CaseStatus status = CaseStatus::error;
+  std::string message;
+  bool context_lost = false;  // a sticky CUDA error: the worker must not run another case
+
+  // The work of one launch (kb_work), once setup succeeded.
+  std::optional<double> bytes, flops;
+
+  std::optional<TimingMethod> timing;
+  int sample_launches = 0;  // launches per sample
+  std::optional<SampleSummary> samples;
+  std::vector<double> sample_list;  // every sample, in microseconds, with --keep-samples
+
+  // The row's self-checks, in microseconds; absent where they were not taken.
+  std::optional<double> batch_us, enqueue_us, host_us, host_idle_us;
+  std::optional<long long> captured_operations;  // on the given stream, by one captured launch
+  std::optional<double> power_w, energy_j;       // --energy-window
+
+  std::optional<LaunchShape> launch;
+  std::optional<VerificationFigures> verification;
+  std::optional<DeviceState> device_state;
+  std::optional<PhaseSeconds> phases;
+
+  // A case that did not run, with the reason.
+  static CaseOutcome without_run(CaseStatus status, std::string message);
+};
+
+}  // namespace kb

@@ -1,0 +1,37 @@
+// What a results row says about the GPU: identity, size, and the theoretical ceilings.
+#pragma once
+
+#include "device/peak_rates.hpp"
+
+#include <string>
+
+namespace kb {
+
+struct DeviceInfo {
+  int index = -1;
+  std::string name, uuid;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  long long l2_bytes = 0;
+  int mem_bus_bits = 0;
+  int mem_clock_khz = 0;
+  int sm_clock_khz = 0;
+  double theoretical_gbps = 0;  // 2 (DDR) x memory clock x bus width
+  PeakRates peaks;              // at the highest SM clock
+  std::string driver_version, runtime_version;
+};
+
+// Number of CUDA devices; 0 with the reason in *why when there is no driver or no device.
+int cuda_device_count(std::string* why);
+
+DeviceInfo query_device(int index);
+
+// "9.0", as a results row's compute_capability cell has it.
+std::string compute_capability(const DeviceInfo& device);
+
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi and NVML write it.
+std::string device_uuid(int index);
+
+std::string host_name();
+
+}  // namespace kb

@@ -1,0 +1,77 @@
+// Runs the cases of one plugin inside a worker: setup, warm-up, timed launches until the stopping
+// rule is satisfied, the self-checks, poison + launch + verify, teardown. Produces the case's
+// outcome; the parent decides its final status (measure/plausibility.hpp).
+#pragma once
+
+#include "case/case_outcome.hpp"
+#include "case/case_request.hpp"
+#include "device/gpu_monitor.hpp"
+#include "measure/blocking_kernel.hpp"
+#include "measure/cuda_timer.hpp"
+#include "measure/l2_flush.hpp"
+#include "measure/launch.hpp"
+#include "measure/timing_options.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+class CaseRunner {
+ public:
+  // For CUDA plugins the device is made current and a stream and events are created.
+  CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options);
+  ~CaseRunner();
+  CaseRunner(const CaseRunner&) = delete;
+  CaseRunner& operator=(const CaseRunner&) = delete;
+
+  // The outcome's context_lost is set when the CUDA context is lost (a sticky error such as an
+  // illegal address) and the worker must not run another case.
+  CaseOutcome run(const CaseRequest& request);
+
+ private:
+  // What the sampling loop leaves for the row.
+  struct Sampling {
+    std::vector<double> samples;
+    bool settled = false;
+    bool held = false;      // the stream was held for every kept sample
+    int launches = 1;       // launches per sample
+    std::string note;       // why the timing method changed, or the clock fell
+    std::optional<unsigned> lowest_clock_mhz;
+  };
+
+  bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
+  // Whether samples are taken with the stream held by the blocking kernel (latency hidden).
+  bool holds_stream() const {
+    return cuda() && options_.hide_launch_latency && !options_.profile &&
+           !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
+  }
+  CaseOutcome run_unguarded(const CaseRequest& request);
+  kb_status sample(const LaunchOnce& launch, const std::string& range, kb_message& message,
+                   Sampling& sampling);
+  // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
+  // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
+  // waited for the device (the sample is void).
+  kb_status timed_launches(const LaunchOnce& launch, bool hold, int launches, kb_message& message,
+                           double& microseconds, bool& hold_timed_out);
+  // The back-to-back, host-clock and energy figures of the row.
+  kb_status self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
+                        CaseOutcome& result, std::string& note);
+  void read_device_state(const Sampling& sampling, CaseOutcome& result, std::string& note);
+
+  const KernelPlugin& plugin_;
+  TimingOptions options_;
+  cudaStream_t stream_ = nullptr;
+  std::unique_ptr<CudaTimer> timer_;
+  std::unique_ptr<BlockingKernel> blocker_;
+  std::unique_ptr<GpuMonitor> monitor_;
+  std::unique_ptr<L2Flush> flush_;
+};
+
+}  // namespace kb

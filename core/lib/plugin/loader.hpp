@@ -1,0 +1,59 @@
+// Finding and loading plugin libraries with Boost.DLL. A LoadedPlugin owns its library: the
+// KernelPlugin pointer and every hook stay valid exactly as long as the LoadedPlugin lives.
+// Loading runs the plugin's code (static constructors, kbench_plugin()), so only the child
+// processes load: the probe (plugin_probe.hpp) and the worker that runs a plugin's cases.
+#pragma once
+
+#include "plugin/plugin_info.hpp"
+
+#include <kbench/plugin.h>
+
+#include <boost/dll/shared_library.hpp>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+struct LoadedPlugin {
+  boost::dll::shared_library library;
+  const KernelPlugin* api = nullptr;
+  PluginInfo info;  // bounded copies of api's strings
+};
+
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Told the name of each step of a load before it runs the plugin's code ("kbench_plugin()"), so
+// that a probe that dies in it can say where.
+using LoadStep = std::function<void(const char* step)>;
+
+// Loads one file and validates its descriptor (ABI version, struct size, name, hooks); throws
+// LoadError with the reason.
+std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const LoadStep& step = {});
+
+// The folders searched, in order: the build's or installation's plugin folder next to the
+// executable (<exe>/../lib/kbench/plugins), each entry of KBENCH_PLUGIN_PATH (colon-separated),
+// then each --plugins folder. Never the current directory unless named.
+std::vector<std::string> plugin_search_path(const std::vector<std::string>& extra_dirs);
+
+struct LoadFailure {
+  std::string file;
+  std::string reason;
+};
+
+// The *.so files of the folders, each folder's sorted by name. A folder that does not exist is
+// skipped silently when it is the first (the default one) and is a failure otherwise.
+std::vector<std::string> plugin_files(const std::vector<std::string>& dirs,
+                                      std::vector<LoadFailure>& failures);
+
+// The folder holding the running executable, and the executable itself.
+std::string executable_dir();
+std::string executable_path();
+
+}  // namespace kb

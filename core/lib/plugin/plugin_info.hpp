@@ -1,0 +1,63 @@
+// What the parent knows about a plugin: plain copies of its descriptor, read in a probe process
+// (see plugin_probe.hpp), so the parent never runs a plugin's code nor holds its library. Every
+// string is bounded and cleaned (plugin_text.hpp).
+#pragma once
+
+#include <kbench/plugin.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kb {
+
+// A copy of a kb_family (ABI version 2).
+struct FamilyInfo {
+  std::string name;
+  int rank = 0;
+  std::string shape_names, default_sizes, default_blocks, default_dtypes, check_sizes,
+      check_blocks, headline, reference;
+};
+
+// The family's text fields in one list, so the copy, the record and its reading cannot disagree.
+inline constexpr std::pair<const char*, std::string FamilyInfo::*> kFamilyTexts[] = {
+    {"name", &FamilyInfo::name},
+    {"shape_names", &FamilyInfo::shape_names},
+    {"default_sizes", &FamilyInfo::default_sizes},
+    {"default_blocks", &FamilyInfo::default_blocks},
+    {"default_dtypes", &FamilyInfo::default_dtypes},
+    {"check_sizes", &FamilyInfo::check_sizes},
+    {"check_blocks", &FamilyInfo::check_blocks},
+    {"headline", &FamilyInfo::headline},
+    {"reference", &FamilyInfo::reference}};
+
+// A copy of a kb_param, its values split.
+struct ParamInfo {
+  std::string name, description;
+  std::vector<std::string> values;   // a plain sweep's
+  std::vector<std::string> choices;  // what --param may ask for; empty: any value
+};
+
+struct PluginInfo {
+  std::string file;  // the shared library it came from
+  std::uint32_t abi_version = KB_ABI_VERSION;
+  std::string name, family, version, description, ops, cuda_archs;
+  kb_device_kind device = KB_DEVICE_HOST;
+  std::uint32_t dtypes = 0;
+  std::uint32_t flags = 0;
+  bool has_accepts = false;  // false: every case of its dtypes and ops is accepted unasked
+  std::optional<FamilyInfo> family_info;  // the family it describes, if it describes one
+  std::vector<ParamInfo> params;
+};
+
+// A copy of `plugin`'s descriptor, each string read no further than kPluginStringCapacity; the
+// fields of ABI version 2 only from a version 2 plugin.
+PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file);
+
+// What is wrong with a version 2 plugin's family description or parameters; "" when nothing.
+std::string check_family_and_params(const PluginInfo& info);
+
+
+}  // namespace kb

@@ -1,0 +1,144 @@
+#include "protocol/plugin_probe.hpp"
+
+#include "util/number_text.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace kb {
+namespace {
+
+std::string field(const Record& record, const char* key) {
+  const auto it = record.find(key);
+  return it == record.end() ? "" : it->second;
+}
+
+}  // namespace
+
+PluginProbe::PluginProbe(std::string executable, double timeout_seconds)
+    : executable_(std::move(executable)), timeout_ms_(static_cast<int>(timeout_seconds * 1000)) {}
+
+PluginProbe::Answer PluginProbe::ask(const std::string& kind, const Record& fields) {
+  // A probe that served other files before may die of one of them (a thread a plugin left
+  // behind): the question is asked once more of a fresh probe before this file is blamed.
+  const bool fresh = !child_;
+  Answer answer = ask_once(kind, fields);
+  if (answer.kind.empty() && !answer.timed_out && !fresh) answer = ask_once(kind, fields);
+  return answer;
+}
+
+PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record& fields) {
+  Answer answer;
+  if (!child_) {
+    try {
+      child_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_, "probe"});
+    } catch (const std::exception& e) {
+      answer.failure = e.what();
+      return answer;
+    }
+  }
+  // The step the probe last said it entered names where it died.
+  std::string step = kind == "accepts" ? "accepts()" : "loading";
+  if (child_->send(kind, fields)) {
+    while (true) {
+      const auto status = child_->receive(answer.kind, answer.fields, timeout_ms_);
+      if (status == LineReader::Status::line && answer.kind == "step") {
+        step = answer.fields["name"];
+        continue;
+      }
+      if (status == LineReader::Status::line) return answer;
+      if (status == LineReader::Status::timeout) {
+        answer.timed_out = true;
+        answer.failure = step + " gave no answer within " +
+                         significant_text(timeout_ms_ / 1000.0) + " s; its process was killed";
+        child_.reset();  // kills it
+        answer.kind.clear();
+        return answer;
+      }
+      break;
+    }
+  }
+  answer.kind.clear();
+  answer.failure = step + " " + child_->finish();
+  child_.reset();
+  return answer;
+}
+
+std::shared_ptr<const PluginInfo> PluginProbe::load(const std::string& file, std::string& failure) {
+  const Answer answer = ask("load", {{"file", file}});
+  if (answer.kind == "plugin") {
+    try {
+      return std::make_shared<const PluginInfo>(decode_plugin(answer.fields));
+    } catch (const std::exception&) {
+      failure = "probe protocol error: incomplete plugin record";
+      return nullptr;
+    }
+  }
+  failure = answer.kind == "refused" ? field(answer.fields, "reason")
+            : answer.kind.empty()    ? answer.failure
+                                     : "probe protocol error: unexpected '" + answer.kind + "'";
+  return nullptr;
+}
+
+Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
+  Discovery found;
+  std::map<std::string, std::string> file_of_name;
+  for (const auto& file : plugin_files(dirs, found.failures)) {
+    std::string failure;
+    auto plugin = load(file, failure);
+    if (!plugin) {
+      found.failures.push_back({file, failure});
+      continue;
+    }
+    if (const auto it = file_of_name.find(plugin->name); it != file_of_name.end()) {
+      found.failures.push_back({file, "duplicate plugin name '" + plugin->name +
+                                          "' (already loaded from " + it->second + ")"});
+      continue;
+    }
+    file_of_name[plugin->name] = file;
+    found.plugins.push_back(std::move(plugin));
+  }
+  std::sort(found.plugins.begin(), found.plugins.end(),
+            [](const auto& a, const auto& b) { return a->name < b->name; });
+  return found;
+}
+
+Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& request) {
+  Acceptance verdict;
+  if (!plugin.has_accepts) {
+    verdict.accepted = true;
+    return verdict;
+  }
+  if (const auto it = faulted_.find(plugin.file); it != faulted_.end()) {
+    verdict.fault = it->second;
+    return verdict;
+  }
+  Record fields = encode_case(request);
+  fields["file"] = plugin.file;
+  const Answer answer = ask("accepts", fields);
+  if (answer.kind == "verdict") {
+    verdict.accepted = field(answer.fields, "accepted") == "1";
+    verdict.reason = field(answer.fields, "why");
+    return verdict;
+  }
+  if (answer.kind.empty()) {
+    verdict.fault =
+        CaseOutcome::without_run(answer.timed_out ? CaseStatus::timeout : CaseStatus::crashed,
+                                 answer.failure + " while planning this case");
+  } else {
+    verdict.fault = CaseOutcome::without_run(
+        CaseStatus::error, answer.kind == "refused"
+                               ? "the probe could not load it again: " +
+                                     field(answer.fields, "reason")
+                               : "probe protocol error: unexpected '" + answer.kind + "'");
+  }
+  // Asked again, a crashing or hanging accepts() would cost the same for every later case.
+  faulted_[plugin.file] = CaseOutcome::without_run(
+      verdict.fault->status, answer.kind.empty() ? answer.failure +
+                                                       " on an earlier case of this plugin; "
+                                                       "not asked again"
+                                                 : verdict.fault->message);
+  return verdict;
+}
+
+}  // namespace kb

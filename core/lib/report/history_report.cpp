@@ -1,0 +1,159 @@
+#include "report/history_report.hpp"
+
+#include "report/comparison_format.hpp"
+#include "report/family_report.hpp"
+#include "report/gnuplot.hpp"
+#include "report/verdict_format.hpp"
+#include "store/key_columns.hpp"
+#include "util/input_error.hpp"
+#include "util/markdown_table.hpp"
+#include "util/number_text.hpp"
+#include "util/statistics.hpp"
+
+#include <boost/filesystem.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace kb {
+namespace {
+
+// "2026-11-21 23:59": where a run sits on the time axis.
+std::string tick_label(const HistoryRun& run) {
+  std::string text = run.started_text.substr(0, 16);
+  std::replace(text.begin(), text.end(), 'T', ' ');
+  return text.empty() ? run.run_id : text;
+}
+
+// Hours since the first run started: the x of each run.
+std::vector<double> run_hours(const History& h) {
+  std::vector<double> hours;
+  for (const auto& run : h.runs) hours.push_back((run.started - h.runs.front().started) / 3600.0);
+  return hours;
+}
+
+LinePlot family_plot(const std::string& family, const History& h,
+                     const std::vector<std::size_t>& cases) {
+  const std::vector<double> x = run_hours(h);
+  const std::size_t plugin = key_column(h.key_columns, "plugin");
+  LinePlot plot;
+  plot.name = "history_" + slug(family);
+  plot.title = family + ": each case's median time per run, over its median across the runs";
+  plot.x_label = "run (UTC)";
+  plot.y_label = "time / the case's median over the runs";
+  plot.log_x = false;
+  plot.y_from_zero = false;
+  for (std::size_t k = 0; k < h.runs.size(); ++k) {
+    plot.x_ticks.emplace_back(x[k], tick_label(h.runs[k]));
+  }
+  std::vector<std::string> plugins;  // in order of first appearance: each one's colour
+  PlotSeries regressions;
+  regressions.title = "slower (the gate failed it)";
+  regressions.style = PlotSeries::Style::marked;
+  for (std::size_t index : cases) {
+    const CaseHistory& c = h.cases[index];
+    std::vector<double> medians;
+    for (const auto& m : c.median) {
+      if (m) medians.push_back(*m);
+    }
+    if (medians.empty()) continue;
+    const double typical = summarize(medians).median;
+    auto at = std::find(plugins.begin(), plugins.end(), c.key[plugin]);
+    PlotSeries series;
+    // One legend entry per plugin: the first of its cases.
+    if (at == plugins.end()) {
+      series.title = c.key[plugin];
+      at = plugins.insert(plugins.end(), c.key[plugin]);
+    }
+    series.colour = static_cast<std::size_t>(at - plugins.begin());
+    for (std::size_t k = 0; k < h.runs.size(); ++k) {
+      if (!c.median[k]) continue;
+      series.points.emplace_back(x[k], *c.median[k] / typical);
+      if (c.slower[k]) regressions.points.emplace_back(x[k], *c.median[k] / typical);
+    }
+    plot.series.push_back(std::move(series));
+  }
+  if (!regressions.points.empty()) plot.series.push_back(std::move(regressions));
+  return plot;
+}
+
+std::string regressions_table(const History& shown, const std::vector<Regression>& regressions) {
+  if (regressions.empty()) return "No regression.\n";
+  const std::size_t family = key_column(shown.key_columns, "family");
+  std::vector<std::string> header = {"run"};
+  for (std::size_t i = 0; i < shown.key_columns.size(); ++i) {
+    if (i != family) header.push_back(shown.key_columns[i]);
+  }
+  const std::size_t left = header.size();
+  header.insert(header.end(), {"before us", "after us", "change", "p"});
+  MarkdownTable table(header, left);
+  for (const auto& r : regressions) {
+    std::vector<std::string> cells = {shown.runs[r.run].run_id};
+    const auto& key = shown.cases[r.case_index].key;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+      if (i != family) cells.push_back(key[i]);
+    }
+    cells.insert(cells.end(), {format_measure(r.before_us), format_measure(r.after_us),
+                               format_change(r.effect), r.p_value ? format_p(*r.p_value) : ""});
+    table.add_row(std::move(cells));
+  }
+  return table.str();
+}
+
+}  // namespace
+
+std::vector<std::string> write_history(const History& history, const GateRequest& request,
+                                       const std::string& dir) {
+  boost::system::error_code error;
+  boost::filesystem::create_directories(dir, error);
+  if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
+  History shown = history;
+  drop_constant_keys(shown.key_columns, shown.cases);
+  const std::size_t family = key_column(shown.key_columns, "family");
+
+  std::map<std::size_t, std::size_t> regressions_per_run;
+  for (const auto& r : shown.regressions) ++regressions_per_run[r.run];
+  std::ostringstream md;
+  const std::string rule = "at least " + percent_text(request.min_effect) + " slower with p < " +
+                           significant_text(request.alpha);
+  md << "# Nightly history\n\n"
+     << shown.runs.size() << " runs of " << shown.cases.size()
+     << " cases, oldest first. A line of a plot is one case: its median time in each run (the "
+        "median of its repetitions' medians, the cards of a GPU model pooled) over its median "
+        "across the runs, so that every case of a family shares one axis; the lines of one plugin "
+        "share its colour. A red point is a regression: the gate (`kbench compare`, each run "
+        "against the one before) failed the case as slower ("
+     << rule << ").\n\n";
+  MarkdownTable runs({"run", "started (UTC)", "cases", "regressions"}, 2);
+  for (std::size_t k = 0; k < shown.runs.size(); ++k) {
+    runs.add_row({shown.runs[k].run_id, shown.runs[k].started_text,
+                  std::to_string(shown.runs[k].cases), std::to_string(regressions_per_run[k])});
+  }
+  md << runs.str();
+
+  std::map<std::string, std::vector<std::size_t>> cases_of_family;
+  for (std::size_t i = 0; i < shown.cases.size(); ++i) {
+    cases_of_family[shown.cases[i].key[family]].push_back(i);
+  }
+  std::vector<std::string> scripts;
+  for (const auto& [name, cases] : cases_of_family) {
+    const LinePlot plot = family_plot(name, shown, cases);
+    scripts.push_back(write_plot(plot, dir));
+    std::vector<Regression> own;
+    for (const auto& r : shown.regressions) {
+      if (shown.cases[r.case_index].key[family] == name) own.push_back(r);
+    }
+    md << "\n## " << name << "\n\n![" << name << "](" << plot.name << ".png)\n\n"
+       << regressions_table(shown, own);
+  }
+  const std::string path = dir + "/history.md";
+  std::ofstream out(path);
+  out << md.str();
+  if (!out) throw InputError("cannot write '" + path + "'");
+  return scripts;
+}
+
+}  // namespace kb

@@ -1,0 +1,49 @@
+// The columns of a results row, in file order. results/README.md documents each one; changing
+// this list changes the header, and a file with another header is refused, never mixed.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kb {
+
+inline constexpr std::array<const char*, 57> kResultColumns = {
+    "timestamp_utc", "run_id", "host", "kbench_version",
+    "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "l2_bytes", "mem_bus_bits",
+    "mem_clock_mhz", "theoretical_gbps", "copy_gbps", "driver_version", "runtime_version",
+    "device", "family", "plugin", "plugin_version", "dtype", "op", "shape", "block", "params",
+    "grid", "seed", "cache", "repetition", "status", "message", "samples", "median_us", "min_us", "mean_us",
+    "stddev_us", "noise", "settled", "timing", "sample_launches", "batch_us", "host_us", "gbps",
+    "gflops", "peak", "fraction_of_peak", "max_rel_error", "tolerance", "bytes", "flops",
+    "metrics", "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w", "gb_per_j",
+    "gflop_per_j"};
+
+inline constexpr std::size_t kResultColumnCount = kResultColumns.size();
+
+// The array's size is written by hand: a name missing from the list would be a null column.
+constexpr bool all_named(const std::array<const char*, kResultColumnCount>& columns) {
+  for (const char* column : columns) {
+    if (column == nullptr) return false;
+  }
+  return true;
+}
+static_assert(all_named(kResultColumns), "kResultColumns: the size is larger than the list");
+
+class ResultRow {
+ public:
+  ResultRow() : cells_(kResultColumnCount) {}
+  explicit ResultRow(std::vector<std::string> cells);  // must hold kResultColumnCount cells
+
+  void set(std::string_view column, std::string value);
+  const std::string& get(std::string_view column) const;
+  const std::vector<std::string>& cells() const { return cells_; }
+
+ private:
+  std::vector<std::string> cells_;
+};
+
+std::size_t column_index(std::string_view column);  // throws std::logic_error when unknown
+
+}  // namespace kb

@@ -1,0 +1,41 @@
+#include "store/samples_writer.hpp"
+
+#include "util/csv.hpp"
+#include "util/number_text.hpp"
+
+#include <cstdio>
+
+namespace kb {
+namespace {
+
+const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin",
+                                              "dtype",  "op",       "shape",  "block",
+                                              "params", "cache",    "repetition"};
+
+std::vector<std::string> samples_header() {
+  auto header = kKeyColumns;
+  header.insert(header.end(), {"sample", "us"});
+  return header;
+}
+
+}  // namespace
+
+SamplesWriter::SamplesWriter(std::string path)
+    : file_(std::move(path), samples_header(), "samples file") {}
+
+SharedCsvFile::Span SamplesWriter::append(const ResultRow& row,
+                                          const std::vector<double>& samples) {
+  std::vector<std::string> key;
+  for (const auto& column : kKeyColumns) key.push_back(row.get(column));
+  std::string text;
+  std::size_t index = 0;
+  for (const double us : samples) {
+    auto cells = key;
+    cells.push_back(std::to_string(index++));
+    cells.push_back(significant_text(us, 9));
+    text += csv_line(cells);
+  }
+  return text.empty() ? SharedCsvFile::Span{} : file_.append(text);
+}
+
+}  // namespace kb

@@ -1,0 +1,216 @@
+#include "store/shared_csv_file.hpp"
+
+#include "util/csv.hpp"
+#include "util/input_error.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/filesystem/operations.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+namespace kb {
+namespace {
+
+// Holds an exclusive flock for its lifetime.
+class FileLock {
+ public:
+  explicit FileLock(int fd) : fd_(fd) {
+    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FileLock() { flock(fd_, LOCK_UN); }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+// Test hook (docs/nothing-lost.md): KBENCH_TEST_WRITE_LIMIT=N lets this process write N bytes to
+// its CSV files in all; the write that crosses the limit writes what fits and then fails with
+// ENOSPC, as a full disk does. CI exercises the write-error path with it on any filesystem.
+ssize_t limited_write(int fd, const char* data, std::size_t size) {
+  static std::mutex mutex;
+  static long long budget = [] {
+    const char* limit = std::getenv("KBENCH_TEST_WRITE_LIMIT");
+    return limit ? std::atoll(limit) : -1;
+  }();
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (budget < 0) return ::write(fd, data, size);
+  if (budget == 0) {
+    errno = ENOSPC;
+    return -1;
+  }
+  const ssize_t n = ::write(fd, data, std::min<std::size_t>(size, static_cast<std::size_t>(budget)));
+  if (n > 0) budget -= n;
+  return n;
+}
+
+// Writes all of `text`; false with errno set when the system refuses part of it.
+bool write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = limited_write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+off_t file_size(int fd) {
+  struct stat info {};
+  return fstat(fd, &info) == 0 ? info.st_size : 0;
+}
+
+std::string read_first_line(int fd) {
+  std::string line;
+  char buffer[4096];
+  off_t offset = 0;
+  while (true) {
+    const ssize_t n = ::pread(fd, buffer, sizeof buffer, offset);
+    if (n <= 0) return line;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buffer[i] == '\n') return line;
+      line += buffer[i];
+    }
+    offset += n;
+  }
+}
+
+std::string first_difference(const std::string& found, const std::vector<std::string>& expected) {
+  std::vector<std::string> got;
+  for (std::size_t start = 0; start <= found.size();) {
+    const auto end = std::min(found.find(',', start), found.size());
+    got.push_back(found.substr(start, end - start));
+    start = end + 1;
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (i >= got.size()) return "it ends after " + std::to_string(i) + " columns";
+    if (got[i] != expected[i]) {
+      return "column " + std::to_string(i + 1) + " is '" + got[i] + "', expected '" + expected[i] +
+             "'";
+    }
+  }
+  return "it has " + std::to_string(got.size()) + " columns, expected " +
+         std::to_string(expected.size());
+}
+
+}  // namespace
+
+std::string complete_lines(const std::string& content, std::string* fragment) {
+  const auto last_newline = content.rfind('\n');
+  const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
+  if (fragment != nullptr) *fragment = content.substr(keep);
+  return content.substr(0, keep);
+}
+
+SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, std::string what)
+    : path_(std::move(path)), what_(std::move(what)), header_line_(csv_line(header)),
+      header_(std::move(header)) {
+  const auto parent = boost::filesystem::path(path_).parent_path();
+  boost::system::error_code ignored;
+  if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
+  fd_ = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+  if (fd_ < 0) {
+    throw InputError("cannot open " + what_ + " '" + path_ + "': " + std::strerror(errno));
+  }
+  try {
+    struct stat info {};
+    // Repair, undo and read-back need a regular file (not /dev/full, a pipe or a terminal).
+    if (fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
+      throw InputError(what_ + " '" + path_ + "' is not a regular file");
+    }
+    FileLock lock(fd_);
+    repair_incomplete_line();
+    if (file_size(fd_) == 0) {
+      write_or_undo(header_line_);
+    } else if (const std::string found = read_first_line(fd_); found + "\n" != header_line_) {
+      throw InputError(what_ + " '" + path_ + "' has a different header (" +
+                       first_difference(found, header_) +
+                       "); write to another file or move this one away");
+    }
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+SharedCsvFile::~SharedCsvFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+// Called with the lock held.
+void SharedCsvFile::repair_incomplete_line() {
+  const off_t size = file_size(fd_);
+  char last = '\n';
+  if (size == 0 || (::pread(fd_, &last, 1, size - 1) == 1 && last == '\n')) return;
+  std::string content(static_cast<std::size_t>(size), '\0');
+  for (off_t done = 0; done < size;) {
+    const ssize_t n = ::pread(fd_, &content[done], size - done, done);
+    if (n <= 0) throw WriteError("cannot read " + what_ + " '" + path_ + "': " + std::strerror(errno));
+    done += n;
+  }
+  std::string fragment;
+  const std::string kept = complete_lines(content, &fragment);
+  const std::size_t line = std::count(kept.begin(), kept.end(), '\n') + 1;
+  const std::string aside = path_ + ".fragments";
+  const int out = ::open(aside.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (out < 0 || !write_all(out, fragment + "\n")) {
+    const std::string why = std::strerror(errno);
+    if (out >= 0) ::close(out);
+    throw WriteError(what_ + " '" + path_ + "' ends in an incomplete line " + std::to_string(line) +
+                     ", which could not be moved to '" + aside + "': " + why);
+  }
+  ::close(out);
+  if (::ftruncate(fd_, static_cast<off_t>(kept.size())) != 0) {
+    throw WriteError("cannot repair " + what_ + " '" + path_ + "': " + std::strerror(errno));
+  }
+  std::cerr << "kbench: " << what_ << " '" << path_ << "': line " << line << " was incomplete (a "
+            << "writer was interrupted); moved its " << fragment.size() << " bytes to '" << aside
+            << "'\n";
+}
+
+// Called with the lock held.
+SharedCsvFile::Span SharedCsvFile::write_or_undo(const std::string& text) {
+  const off_t before = file_size(fd_);
+  if (write_all(fd_, text)) return {before, before + static_cast<off_t>(text.size())};
+  const std::string why = std::strerror(errno);
+  // Whatever part of the text reached the file goes: the file ends where it ended.
+  const bool undone = ::ftruncate(fd_, before) == 0;
+  throw WriteError("cannot write " + what_ + " '" + path_ + "': " + why +
+                   (undone ? "" : "; the incomplete line left behind is repaired by the next append"));
+}
+
+SharedCsvFile::Span SharedCsvFile::append(const std::string& lines) {
+  const std::lock_guard<std::mutex> threads(mutex_);
+  FileLock lock(fd_);
+  repair_incomplete_line();
+  // Another runner may have created the file empty and not yet written its header.
+  if (file_size(fd_) == 0) {
+    Span span = write_or_undo(header_line_ + lines);
+    span.begin = static_cast<long long>(header_line_.size());
+    return span;
+  }
+  return write_or_undo(lines);
+}
+
+bool SharedCsvFile::undo(const Span& span) {
+  if (span.end == span.begin) return true;
+  const std::lock_guard<std::mutex> threads(mutex_);
+  FileLock lock(fd_);
+  return file_size(fd_) == span.end && ::ftruncate(fd_, span.begin) == 0;
+}
+
+}  // namespace kb

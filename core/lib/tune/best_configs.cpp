@@ -1,0 +1,162 @@
+#include "tune/best_configs.hpp"
+
+#include "store/shared_csv_file.hpp"
+#include "util/input_error.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <boost/filesystem/operations.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace kb {
+namespace {
+
+constexpr const char* kFormat = "kbench-best-configurations";
+constexpr int kFormatVersion = 1;
+
+using Json = nlohmann::ordered_json;
+
+Json to_json(const BestConfig& e) {
+  return {{"gpu_name", e.key.gpu_name},
+          {"compute_capability", e.key.compute_capability},
+          {"plugin", e.key.plugin},
+          {"plugin_version", e.key.plugin_version},
+          {"dtype", e.key.dtype},
+          {"op", e.key.op},
+          {"shape", e.key.shape},
+          {"block", e.configuration.block},
+          {"params", e.configuration.params},
+          {"median_us", e.median_us},
+          {"run_id", e.run_id},
+          {"strategy", e.strategy},
+          {"seed", e.seed},
+          {"evaluations", e.evaluations},
+          {"space", e.space},
+          {"tuned_utc", e.tuned_utc}};
+}
+
+// Throws nlohmann::json's exceptions on a missing field or one of another type.
+BestConfig from_json(const Json& j) {
+  const auto text = [&](const char* field) { return j.at(field).get<std::string>(); };
+  BestConfig e;
+  e.key = {text("gpu_name"), text("compute_capability"),
+           text("plugin"),   text("plugin_version"),
+           text("dtype"),    text("op"),
+           text("shape")};
+  e.configuration = {text("block"), text("params")};
+  e.median_us = j.at("median_us").get<double>();
+  e.run_id = text("run_id");
+  e.strategy = text("strategy");
+  e.seed = j.at("seed").get<std::uint64_t>();
+  e.evaluations = j.at("evaluations").get<std::size_t>();
+  e.space = j.at("space").get<std::size_t>();
+  e.tuned_utc = text("tuned_utc");
+  return e;
+}
+
+// Holds an exclusive lock on FILE.lock while a tune merges into FILE.
+class MergeLock {
+ public:
+  explicit MergeLock(const std::string& path) {
+    const std::string lock_path = path + ".lock";
+    fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw WriteError("cannot open '" + lock_path + "': " + std::strerror(errno));
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (::fcntl(fd_, F_OFD_SETLKW, &lock) != 0) {
+      const int error = errno;
+      ::close(fd_);
+      throw WriteError("cannot lock '" + lock_path + "': " + std::strerror(error));
+    }
+  }
+  ~MergeLock() { ::close(fd_); }
+  MergeLock(const MergeLock&) = delete;
+  MergeLock& operator=(const MergeLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+BestKey best_key(const ResultRow& row) {
+  return {row.get("gpu_name"), row.get("compute_capability"),
+          row.get("plugin"),   row.get("plugin_version"),
+          row.get("dtype"),    row.get("op"),
+          row.get("shape")};
+}
+
+BestConfigs BestConfigs::read(const std::string& path) {
+  BestConfigs configs;
+  std::ifstream in(path);
+  if (!in) {
+    if (::access(path.c_str(), F_OK) != 0) return configs;
+    throw InputError("cannot read best-configuration file '" + path + "'");
+  }
+  try {
+    const Json file = Json::parse(in);
+    if (file.at("format") != kFormat || file.at("version") != kFormatVersion) {
+      throw InputError("best-configuration file '" + path + "' is not a " + kFormat +
+                       " file of version " + std::to_string(kFormatVersion));
+    }
+    for (const auto& entry : file.at("configurations")) configs.merge(from_json(entry));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("best-configuration file '" + path + "': " + e.what());
+  }
+  return configs;
+}
+
+const BestConfig* BestConfigs::find(const BestKey& key) const {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                                   [](const BestConfig& e, const BestKey& k) { return e.key < k; });
+  return it != entries_.end() && it->key == key ? &*it : nullptr;
+}
+
+void BestConfigs::merge(const BestConfig& entry) {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), entry.key,
+                                   [](const BestConfig& e, const BestKey& k) { return e.key < k; });
+  if (it != entries_.end() && it->key == entry.key) {
+    *it = entry;
+  } else {
+    entries_.insert(it, entry);
+  }
+}
+
+void merge_best_configs(const std::string& path, const std::vector<BestConfig>& entries) {
+  // As a results file's: a folder not yet made is made (a failure shows at the lock's open).
+  const auto parent = boost::filesystem::path(path).parent_path();
+  boost::system::error_code ignored;
+  if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
+  const MergeLock lock(path);
+  BestConfigs configs = BestConfigs::read(path);
+  for (const auto& entry : entries) configs.merge(entry);
+  Json list = Json::array();
+  for (const auto& entry : configs.entries()) list.push_back(to_json(entry));
+  const Json file = {{"format", kFormat}, {"version", kFormatVersion}, {"configurations", list}};
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << file.dump(2) << "\n";
+    out.flush();
+    if (!out) {
+      std::remove(temporary.c_str());
+      throw WriteError("cannot write '" + temporary + "'");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(temporary.c_str());
+    throw WriteError("cannot replace '" + path + "': " + std::strerror(error));
+  }
+}
+
+}  // namespace kb

@@ -1,0 +1,44 @@
+// `kbench tune --simulate`: the strategies replayed against cases already measured (the rows of
+// an exhaustive sweep), with no GPU — a configuration's cost is its measured median — to see how
+// many evaluations each needs to come within a few percent of the best configuration.
+#pragma once
+
+#include "store/result_schema.hpp"
+#include "tune/search.hpp"
+#include "tune/search_space.hpp"
+#include "tune/search_strategy.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// One problem's measured configurations.
+struct MeasuredSpace {
+  std::string problem;  // "transpose/fast float32 8192x8192"
+  std::string where;    // "run default, NVIDIA H100 80GB HBM3 (device 0)"
+  SearchSpace space;
+  std::vector<Cost> costs;  // per point: the median of its ok rows' medians; nothing without one
+  double optimum = 0;       // the least cost
+};
+
+// The rows grouped by problem: one space per run, card, plugin and version, data type, operation,
+// shape, seed and cache, over the configurations (block, params) its rows hold. Only spaces of at
+// least two configurations, one of them ok, are worth a search: the others are left out.
+std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows);
+
+struct ReplayOutcome {
+  std::size_t searches = 0;     // one per seed
+  std::size_t reached = 0;      // searches that came within the tolerance of the optimum
+  double mean_evaluations = 0;  // evaluations until then, averaged over the searches that did
+};
+
+// `seeds` searches of `strategy` (seeds first_seed, first_seed + 1, ...) within `limits`: how many
+// evaluations each took to find a configuration within (1 + tolerance) x the optimum.
+ReplayOutcome replay(const MeasuredSpace& measured, const SearchStrategy& strategy,
+                     SearchLimits limits, std::uint64_t first_seed, std::size_t seeds,
+                     double tolerance);
+
+}  // namespace kb

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# check-layers.sh [ROOT]: fails, naming file, line and rule, on an include against the direction
+# README.md's layout gives. Each layer of core/lib may include the layers listed for it (and
+# itself); runner/ may include every layer; the worker loop alone includes the timing loop;
+# plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library.
+set -euo pipefail
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root"
+
+declare -A may_include=(
+  [util]=""
+  [device]="util"
+  [case]="util"
+  [plugin]="util case"
+  [protocol]="util case plugin"
+  [measure]="util device case plugin"
+  [plan]="util device case plugin protocol"
+  [store]="util device case plugin measure plan"
+  [analysis]="util device case store"
+  [report]="util device case plugin store analysis"
+  [tune]="util device case plugin plan store analysis"
+)
+layers=" ${!may_include[*]} "
+status=0
+refuse() {
+  echo "check-layers: $1: $2" >&2
+  status=1
+}
+
+# Every folder of core/lib is a layer with a rule.
+for dir in core/lib/*/; do
+  layer=$(basename "$dir")
+  [[ -v "may_include[$layer]" ]] || refuse "$dir" "a folder that is no layer (add it to the rules)"
+done
+
+while IFS=: read -r file line text; do
+  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  [[ $target == */* ]] || continue
+  to=${target%%/*}
+  [[ $layers == *" $to "* ]] || continue
+  case $file in
+    core/lib/*)
+      from=$(cut -d/ -f3 <<<"$file")
+      allowed=" $from ${may_include[$from]:-} "
+      [[ $allowed == *" $to "* ]] ||
+        refuse "$file:$line" "layer '$from' may not include '$target' (it may include:${allowed% })"
+      ;;
+    runner/*)
+      if [[ $target == measure/case_runner.hpp && $file != runner/worker_main.cpp ]]; then
+        refuse "$file:$line" "the parent never includes the timing loop ($target)"
+      fi
+      ;;
+    core/include/* | core/sdk/* | plugins/* | examples/*)
+      refuse "$file:$line" "plugin code may not include the runner's library ($target)"
+      ;;
+  esac
+done < <(grep -rnE '^\s*#\s*include "[^"]+"' core runner plugins examples \
+           --include='*.hpp' --include='*.cpp' --include='*.cu' --include='*.cuh' --include='*.h' \
+           2>/dev/null || true)
+
+# Includes name their folder: a bare "x.hpp" of the library from outside its folder is refused.
+while IFS=: read -r file line text; do
+  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  [[ $target == */* ]] && continue
+  if compgen -G "core/lib/*/$target" >/dev/null; then
+    refuse "$file:$line" "include '$target' by its folder ($(ls core/lib/*/"$target" | cut -d/ -f3-))"
+  fi
+done < <(grep -rnE '^\s*#\s*include "[^"/]+"' core/lib runner tests --include='*.hpp' \
+           --include='*.cpp' --include='*.cu' 2>/dev/null || true)
+
+if ((status == 0)); then echo "check-layers: every include goes the allowed way"; fi
+exit $status

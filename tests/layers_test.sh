@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The layer check passes on the tree as it is, and fails, naming the file and the rule, on a copy
+# with one include against the direction in each of the three places it guards.
+set -euo pipefail
+source_dir=$1
+check=$source_dir/scripts/check-layers.sh
+"$check" "$source_dir"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+expect_refused() {  # FILE INCLUDE PATTERN
+  rm -rf "$scratch/tree"
+  mkdir -p "$scratch/tree/core"
+  cp -r "$source_dir/core/lib" "$source_dir/core/include" "$source_dir/core/sdk" "$scratch/tree/core/"
+  cp -r "$source_dir/runner" "$source_dir/plugins" "$source_dir/examples" "$scratch/tree/"
+  printf '#include "%s"\n' "$2" >> "$scratch/tree/$1"
+  if "$check" "$scratch/tree" 2> "$scratch/err"; then
+    echo "FAIL: '$2' in $1 was not refused" >&2
+    exit 1
+  fi
+  grep -q "$3" "$scratch/err" || { echo "FAIL: unexpected message:" >&2; cat "$scratch/err" >&2; exit 1; }
+  echo "refused as expected: $(head -1 "$scratch/err")"
+}
+expect_refused core/lib/measure/case_runner.cpp store/results_store.hpp \
+  "core/lib/measure/case_runner.cpp:.*layer 'measure' may not include 'store/results_store.hpp'"
+expect_refused core/lib/util/csv.cpp analysis/comparison.hpp "layer 'util' may not include"
+expect_refused runner/run_command.cpp measure/case_runner.hpp "the parent never includes the timing loop"
+expect_refused plugins/transpose/naive_row.cu store/result_schema.hpp "plugin code may not include"
+expect_refused runner/list_command.cpp plan.hpp "include 'plan.hpp' by its folder"
+echo "layers: ok"
