@@ -49,6 +49,10 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
       option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
       "--max-noise", option_number(rule.max_noise),
       "--energy-window", option_number(options_.timing.energy_window_seconds)};
+  if (c.plugin->referee) {
+    args.push_back("--family-file");
+    args.push_back(c.plugin->referee->file);
+  }
   if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");

@@ -34,13 +34,14 @@ int worker_command(const std::vector<std::string>& args) {
   // parent's terminal uninvited, so standard output goes nowhere.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
 
-  std::string file;
+  std::string file, family_file;
   int device = -1;
   double copy_gbps = 0;
   TimingOptions timing;
   bool latency_off = false;
   po::options_description description;
   description.add_options()("plugin-file", po::value(&file)->required(), "")(
+      "family-file", po::value(&family_file), "")(
       "device", po::value(&device), "")("copy-gbps", po::value(&copy_gbps), "");
   description.add_options()("keep-samples", po::bool_switch(&timing.keep_samples), "");
   description.add(timing_options(timing, latency_off));
@@ -52,11 +53,19 @@ int worker_command(const std::vector<std::string>& args) {
   Record hello;
   try {
     const auto plugin = load_plugin(file);
+    // The referee: the family's own library, loaded beside the strategy it judges.
+    std::shared_ptr<const LoadedPlugin> family;
+    if (!family_file.empty()) family = load_plugin(family_file);
+    if (plugin->api == nullptr) throw LoadError(file + " is not a strategy");
+    if (family && family->family == nullptr) throw LoadError(family_file + " is not a family");
+    if (plugin->info.refereed_by_family() && !family) {
+      throw LoadError(plugin->info.name + ": a version 3 strategy needs its family's library");
+    }
     if (plugin->api->device == KB_DEVICE_CUDA && copy_gbps <= 0) {
       copy_gbps = measure_copy_gbps(device);
     }
     hello["copy_gbps"] = std::to_string(copy_gbps);
-    CaseRunner runner(*plugin->api, device, timing);
+    CaseRunner runner(*plugin->api, family ? family->family : nullptr, device, timing);
     send("hello", hello);
 
     LineReader input(0);

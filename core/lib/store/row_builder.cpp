@@ -74,6 +74,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("family", api.family);
   row.set("plugin", api.name);
   row.set("plugin_version", api.version);
+  row.set("referee", api.refereed_by_family() ? "family" : "plugin");
   row.set("dtype", dtype_name(c.request.dtype));
   row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
