@@ -170,12 +170,18 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
   bool hold_timed_out = false;
   if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
   if (!hold_timed_out) sampling.single_us.push_back(us);
-  if (const kb_status s = test.poison(stream_, message)) return s;
+  if (const kb_status s = test.poison(stream_, message)) {
+    sampling.failed_stage = "poison";
+    return s;
+  }
   if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
   if (!hold_timed_out) sampling.poisoned_us.push_back(us);
   kb_verification check{};
   const kb_status status = test.check(stream_, check, message);
-  if (status != KB_OK && status != KB_VERIFY_FAILED) return status;
+  if (status != KB_OK && status != KB_VERIFY_FAILED) {
+    sampling.failed_stage = "verify";
+    return status;
+  }
   if (status == KB_VERIFY_FAILED || !verification_contradiction(status, check).empty()) {
     failure = {KB_VERIFY_FAILED, check_failure("timed launch", refereed(), status, check, message)};
   } else if (!sampling.figures) {
@@ -422,7 +428,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   Failure failure;
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
   if ((status = sample(*test, launch, range, request.seed, message, sampling, failure)) != KB_OK) {
-    return finish(status, failure.status ? "verify" : "launch");
+    return finish(status, sampling.failed_stage);
   }
   std::string note = sampling.note;
   const SampleStats stats = summarize(sampling.samples);

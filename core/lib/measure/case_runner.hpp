@@ -51,6 +51,7 @@ class CaseRunner {
     std::optional<unsigned> lowest_clock_mhz;
     std::vector<double> poisoned_us, single_us;  // the checked samples and their plain twins
     std::optional<kb_verification> figures;      // of the first checked sample
+    const char* failed_stage = "launch";          // the hook whose error ended the sampling
   };
   // A check that failed: its name and what it found, for the row.
   struct Failure {

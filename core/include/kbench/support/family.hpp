@@ -24,10 +24,15 @@ struct FamilyMetadata {
   int (*accepts)(const kb_case*, kb_message*) = nullptr;
 };
 
-// An operand of kb_buffers from an Array.
+// An operand of kb_buffers from an Array; `dtype` for elements no kb_dtype names (KB_DTYPE_NONE
+// for hello's records).
 template <typename T>
 kb_operand operand_of(const Array<T>& array) {
   return kb_operand{const_cast<T*>(array.data()), array.size(), array.bytes(), dtype_of<T>()};
+}
+template <typename T>
+kb_operand operand_of(const Array<T>& array, kb_dtype dtype) {
+  return kb_operand{const_cast<T*>(array.data()), array.size(), array.bytes(), dtype};
 }
 
 namespace detail {
