@@ -126,6 +126,7 @@ TEST(Plausibility, MeasuredRoofsHoldDramAndL2CasesToWhatTheDeviceDelivers) {
 
 TEST(Plausibility, ALaunchThatWorksOnlyOnPoisonedOutputsIsImplausible) {
   auto t = agreeing_timings(1 << 20, 500);
+  t.median_us = 2.2, t.batch_us = 2.2, t.host_us = 15;
   t.single_us = 2.5, t.poisoned_us = 180;  // the answer was there: the launch skipped the work
   auto verdict = check_plausibility(t, h100_limits(1 << 20));
   EXPECT_NE(verdict.implausible.find("poisoned-output check"), std::string::npos)
@@ -133,6 +134,9 @@ TEST(Plausibility, ALaunchThatWorksOnlyOnPoisonedOutputsIsImplausible) {
   t.single_us = 180, t.poisoned_us = 186;  // a poisoned output's pages and cache lines: no verdict
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
   t.single_us = 2.5, t.poisoned_us = 7;  // a tiny kernel's start: within the slack
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+  // A launch that synchronises swings: the plain sample's minimum alone would cry wolf.
+  t.median_us = 44.7, t.single_us = 37.9, t.poisoned_us = 65;
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
 }
 
