@@ -61,9 +61,12 @@ std::string verification_contradiction(kb_status status, const kb_verification& 
 }
 
 // Samples whose outputs are poisoned before and checked after, at positions the strategy cannot
-// foresee among the first kCheckedWithin samples.
+// foresee among the first kCheckedWithin samples; one alone where a launch takes kSlowLaunchUs or
+// more, so a slow launch's case does not take twice as long. Those the stopping rule leaves out
+// are taken after the last sample.
 constexpr int kCheckedSamples = 3;
 constexpr int kCheckedWithin = 10;
+constexpr double kSlowLaunchUs = 5000;
 
 // The sample indices checked in a case: distinct, drawn from the case's seed.
 std::vector<int> checked_indices(std::uint64_t seed) {
@@ -168,8 +171,12 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
                                      kb_message& message, Sampling& sampling, Failure& failure) {
   double us = 0;
   bool hold_timed_out = false;
-  if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
-  if (!hold_timed_out) sampling.single_us.push_back(us);
+  // A plain twin where the samples hold several launches; where they hold one, they are the
+  // plain one-launch samples already.
+  if (sampling.launches > 1) {
+    if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
+    if (!hold_timed_out) sampling.single_us.push_back(us);
+  }
   if (const kb_status s = test.poison(stream_, message)) {
     sampling.failed_stage = "poison";
     return s;
@@ -222,16 +229,14 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       sampling.lowest_clock_mhz = std::min(sampling.lowest_clock_mhz.value_or(*mhz), *mhz);
     }
   };
-  const std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices(seed);
+  std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices(seed);
   int void_in_a_row = 0;
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
     const int index = static_cast<int>(sampling.samples.size());
-    if (std::find(checked.begin(), checked.end(), index) != checked.end() &&
-        static_cast<int>(sampling.poisoned_us.size()) <
-            1 + static_cast<int>(std::find(checked.begin(), checked.end(), index) -
-                                 checked.begin())) {
+    if (const auto at = std::find(checked.begin(), checked.end(), index); at != checked.end()) {
+      checked.erase(at);
       if (const kb_status s =
               checked_sample(test, launch, sampling.held, message, sampling, failure)) {
         return s;
@@ -260,11 +265,22 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
     }
     void_in_a_row = 0;
     sampling.samples.push_back(us);
+    if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
+      checked.resize(1);
+    }
     read_clock();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
                                : options_.rule.judge(sampling.samples, seconds_since(start));
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
+  for (std::size_t i = 0; i < checked.size() && failure.status == KB_OK; ++i) {
+    if (const kb_status s = checked_sample(test, launch, sampling.held, message, sampling, failure)) {
+      return s;
+    }
+  }
+  if (sampling.launches == 1 && !sampling.samples.empty()) {
+    sampling.single_us.push_back(*std::min_element(sampling.samples.begin(), sampling.samples.end()));
+  }
   if (!sampling.held) sampling.launches = 1;
   return KB_OK;
 }
@@ -301,8 +317,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
                                              stream_, message)) {
     return s;
   }
-  kb_verification fresh{};
-  if (const kb_status s = checked_launch("fresh inputs", fresh); s || failure.status) return s;
+  if (const kb_status s = checked_launch("fresh inputs", figures); s || failure.status) return s;
   const std::uint64_t first = refereed_case.output_digest(stream_);
   kb_verification again{};
   if (const kb_status s = checked_launch("fresh inputs, second launch", again); s || failure.status) {
