@@ -18,7 +18,8 @@ class Referee {
       : geometry_(geometry_of(c)),
         verbose_(c.verbose != 0),
         records_(where, static_cast<std::size_t>(geometry_.threads())) {
-    reserve_printf_fifo(geometry_.threads());
+    // Only a launch on the device prints through its printf FIFO; a host case needs no device.
+    if (where == KB_DEVICE_CUDA) reserve_printf_fifo(geometry_.threads());
   }
 
   kb_buffers buffers() const {
@@ -34,12 +35,12 @@ class Referee {
     records_.poison(stream);
     // Synchronising flushes the timed launches' lines to the worker's discarded standard output,
     // so the capture holds the next launch's lines only.
-    KB_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_device();
     capture_.begin();
   }
 
   kb_verification check(std::uint32_t, cudaStream_t) {
-    KB_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_device();
     const std::string text = capture_.active() ? capture_.end() : std::string();
     const auto threads = static_cast<std::uint64_t>(geometry_.threads());
     const Transcript transcript = read_transcript(text, geometry_);
@@ -77,6 +78,12 @@ class Referee {
   }
 
  private:
+  // Device printf lines reach standard output when the device synchronises; a host case has
+  // nothing there to wait for (and may run where there is no device at all).
+  void synchronize_device() const {
+    if (records_.where() == KB_DEVICE_CUDA) KB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
   Geometry geometry_;
   bool verbose_;
   bool shown_ = false;
