@@ -52,6 +52,9 @@ class CaseRunner {
     std::vector<double> poisoned_us, single_us;  // the checked samples and their plain twins
     std::optional<kb_verification> figures;      // of the first checked sample
     const char* failed_stage = "launch";          // the hook whose error ended the sampling
+    // The outputs of the first checked launch: every later launch on the same inputs must leave
+    // the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
+    std::optional<std::uint64_t> first_output;
   };
   // A check that failed: its name and what it found, for the row.
   struct Failure {
@@ -68,15 +71,18 @@ class CaseRunner {
   bool refereed() const { return family_ != nullptr && plugin_.abi_version >= 3; }
   CaseOutcome run_unguarded(const CaseRequest& request);
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
-                   std::uint64_t seed, kb_message& message, Sampling& sampling, Failure& failure);
+                   kb_message& message, Sampling& sampling, Failure& failure);
+  // Whether the outputs hold the bits of the first checked launch (noted as a failure if not).
+  bool same_output(const CaseUnderTest& test, Sampling& sampling, Failure& failure);
   // A sample of one launch with its outputs poisoned before and checked after, and a plain one
   // beside it.
   kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                            kb_message& message, Sampling& sampling, Failure& failure);
-  // The last word: for a refereed case, fresh inputs, two checked launches that must agree bit
-  // for bit, and inputs left as drawn; for a self-refereed one, its own verify.
-  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
-                    kb_message& message, kb_verification& figures, Failure& failure);
+  // The last word: for a refereed case, inputs left as drawn by the timed launches, then fresh
+  // inputs, a checked launch, and inputs left as drawn again; for a self-refereed one, its own
+  // verify.
+  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, kb_message& message,
+                    kb_verification& figures, Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace kb {
@@ -30,6 +31,10 @@ class CaseUnderTest {
   virtual kb_status poison(cudaStream_t stream, kb_message& message) = 0;
   // The outputs judged, once the launch before was synchronised.
   virtual kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) = 0;
+
+  // The bits of every output, as one digest; none where the runner cannot see the outputs (a
+  // self-refereed plugin keeps them to itself).
+  virtual std::optional<std::uint64_t> output_digest(cudaStream_t) const { return std::nullopt; }
 
   // What the last launch said it enqueued.
   const kb_launch_config& config() const { return config_; }

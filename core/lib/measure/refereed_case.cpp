@@ -93,7 +93,7 @@ std::optional<std::string> RefereedCase::changed_input(cudaStream_t stream) cons
   return std::nullopt;
 }
 
-std::uint64_t RefereedCase::output_digest(cudaStream_t stream) const {
+std::optional<std::uint64_t> RefereedCase::output_digest(cudaStream_t stream) const {
   std::uint64_t digest = 0;
   for (std::uint32_t i = 0; i < buffers_.output_count; ++i) {
     digest = digest * 0x9E3779B97F4A7C15ull + buffer_digest(buffers_.outputs[i], strategy_.device,

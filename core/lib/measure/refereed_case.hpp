@@ -34,8 +34,7 @@ class RefereedCase final : public CaseUnderTest {
                  kb_message& message);
   // The inputs no longer as drawn: which one ("inputs[0]"); none when every one is.
   std::optional<std::string> changed_input(cudaStream_t stream) const;
-  // The bits of every output, as one digest.
-  std::uint64_t output_digest(cudaStream_t stream) const;
+  std::optional<std::uint64_t> output_digest(cudaStream_t stream) const override;
 
  private:
   RefereedCase(const KernelPlugin& strategy, const KernelFamily& family, const CaseRequest& request);
