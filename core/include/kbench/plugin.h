@@ -312,8 +312,9 @@ typedef const KernelPlugin* (*kb_plugin_entry)(void);
  * A family's library exports `kbench_family` and nothing of a strategy. The runner finds it among
  * the plugin folders (the build's own folder first: a second library naming the same family is
  * refused), and only ever lets it see the case: the strategy's code runs in the same process but
- * never between draw and check. In-tree families live in plugins/<family>/family.cpp; a family
- * from outside ships its own (examples/out_of_tree_family/scan). */
+ * never between draw and check. In-tree families live in plugins/<family>/family.cu (built with
+ * kbench_add_family); a family from outside ships its own library beside its strategies
+ * (examples/out_of_tree_family/scan). docs/plugin-abi.md has the life of a case and the checks. */
 typedef struct KernelFamily {
   uint32_t abi_version;  /* KB_ABI_VERSION the family was compiled with (3 or later) */
   uint32_t struct_size;  /* sizeof(KernelFamily) it was compiled with */
