@@ -1,0 +1,85 @@
+// The host half of the red-team corpus (label host): version 3 host strategies of transpose, reduce
+// and matmul, each cheating one way, run by the real `kbench run`; and honest controls written the
+// same way, which must stay `ok`.
+#include "red_team/red_team.hpp"
+
+namespace {
+
+using kbtest::red_team::Cheat;
+
+const std::vector<std::string> kTranspose = {"--sizes", "256x192", "--dtypes", "float32"};
+const std::vector<std::string> kReduce = {"--sizes", "2^20", "--dtypes", "float32", "--ops", "sum"};
+const std::vector<std::string> kMatmul = {"--sizes", "64x48x40", "--dtypes", "float32"};
+
+const std::vector<std::string> kVerifyFailed = {"verify_failed"};
+const std::vector<std::string> kImplausible = {"implausible"};
+
+const char kTimed[] = "check 'timed launch' failed";
+const char kFresh[] = "check 'fresh inputs' failed";
+
+const std::vector<Cheat> kCheats = {
+    {"half_rows", "transpose/cheat_half_rows", kTranspose, kVerifyFailed, kTimed},
+    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose,
+     {"verify_failed", "implausible"}, "poisoned",
+     "a host row gets no plausibility check at all (store/row_builder.cpp returns before "
+     "check_plausibility without a device), so the poisoned-output timing check never runs for "
+     "it, and every functional check poisons the output before the launch it checks"},
+    {"answer_in_prepare", "transpose/cheat_answer_in_prepare", kTranspose, kVerifyFailed, kFresh},
+    {"predict_inputs", "transpose/cheat_predict_inputs", kTranspose, kVerifyFailed, kFresh},
+    {"predict_check_seed", "transpose/cheat_predict_check_seed", kTranspose, kVerifyFailed, kFresh,
+     "the verdict's seed is mix64(seed ^ 0xF8E5D0C4B3A29180): a function of the row's public "
+     "seed, so a strategy can draw the verdict's inputs itself and needs to read one element"},
+    {"late_thread", "transpose/cheat_late_thread", kTranspose, kVerifyFailed, kTimed},
+    {"small_only", "transpose/cheat_small_only", kTranspose, kVerifyFailed, kTimed},
+    {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed, kTimed,
+     "any transpose strategy may declare KB_FLAG_CEILING, and the family then checks a copy: "
+     "the copy is `ok` under a transpose's name, ranked beside the transposes"},
+    {"keep_first", "reduce/cheat_keep_first", kReduce, kVerifyFailed, kFresh},
+    {"inputs_as_scratch", "reduce/cheat_inputs_as_scratch", kReduce, kVerifyFailed,
+     "check 'inputs unchanged' failed"},
+    {"garbage", "reduce/cheat_garbage", kReduce, kVerifyFailed, kFresh},
+    {"fingerprint_reduce", "reduce/cheat_fingerprint", kReduce, kVerifyFailed, "check '",
+     "the verdict's inputs differ from the timed ones everywhere, so the fingerprint changes and "
+     "the strategy sums them honestly; no check gives it inputs equal where it looks and different "
+     "elsewhere, and a host row has no bandwidth roof"},
+    {"detect_check_draw", "reduce/cheat_detect_check_draw", kReduce, kVerifyFailed, "check '",
+     "the timed draw (uniform floats) and the check draw (-1, 0, +1) can be told apart by reading "
+     "a few elements, and a float32 sum of 2^20 terms is held to 2u(n+1) = 0.125 of sum |x| on "
+     "the timed draw: a 1-in-16 estimate is inside it"},
+    {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
+    {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
+    {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, "check '",
+     "as reduce/cheat_fingerprint: the verdict's inputs change every fingerprint, and a host row "
+     "has no FLOP/s ceiling"},
+    {"random_order", "matmul/cheat_random_order", kMatmul, kVerifyFailed,
+     "check 'deterministic' failed"},
+};
+
+const std::vector<Cheat> kHonest = {
+    {"honest_transpose", "transpose/redteam_honest", kTranspose, {"ok"}, ""},
+    {"honest_reduce", "reduce/redteam_honest", kReduce, {"ok"}, ""},
+    {"honest_matmul", "matmul/redteam_honest", kMatmul, {"ok"}, ""},
+};
+
+class RedTeamHost : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHost, CheatIsCaughtByItsCheck) { kbtest::red_team::expect_caught(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamHost, testing::ValuesIn(kCheats),
+                         kbtest::red_team::case_name);
+
+class RedTeamHostControl : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHostControl, HonestStrategyIsOk) { kbtest::red_team::expect_ok(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Honest, RedTeamHostControl, testing::ValuesIn(kHonest),
+                         kbtest::red_team::case_name);
+
+// Honest where validate looks: small_only is `ok` on the family's check size, which is why its
+// cheat needs the sweep's sizes to show.
+TEST(RedTeamHostShapes, SmallOnlyIsHonestOnValidatesSize) {
+  kbtest::red_team::expect_ok({"small_only", "transpose/cheat_small_only",
+                               {"--sizes", "33x31", "--dtypes", "float32"}, {"ok"}, ""});
+}
+
+}  // namespace
