@@ -28,8 +28,12 @@ struct Cheat {
 
 inline std::ostream& operator<<(std::ostream& out, const Cheat& c) { return out << c.plugin; }
 
-// gtest's name for a case: the stem of its source.
-inline std::string case_name(const testing::TestParamInfo<Cheat>& info) { return info.param.stem; }
+// gtest's name for a case: the stem of its source, and the operation where the sweep names one.
+inline std::string case_name(const testing::TestParamInfo<Cheat>& info) {
+  const auto& sweep = info.param.sweep;
+  const auto ops = std::find(sweep.begin(), sweep.end(), "--ops");
+  return info.param.stem + (ops != sweep.end() && ops + 1 != sweep.end() ? "_" + *(ops + 1) : "");
+}
 
 inline Run run_alone(const Cheat& c) {
   std::vector<std::string> args = {"run",      "--plugins", test_plugin_dir("cheats/" + c.stem),

@@ -9,6 +9,8 @@ using kbtest::red_team::Cheat;
 
 const std::vector<std::string> kTranspose = {"--sizes", "256x192", "--dtypes", "float32"};
 const std::vector<std::string> kReduce = {"--sizes", "2^20", "--dtypes", "float32", "--ops", "sum"};
+const std::vector<std::string> kReduceSquares = {"--sizes", "2^20", "--dtypes", "float32", "--ops",
+                                                 "sumsq"};
 const std::vector<std::string> kMatmul = {"--sizes", "64x48x40", "--dtypes", "float32"};
 
 const std::vector<std::string> kVerifyFailed = {"verify_failed"};
@@ -31,6 +33,10 @@ const std::vector<Cheat> kCheats = {
      "seed, so a strategy can draw the verdict's inputs itself and needs to read one element"},
     {"late_thread", "transpose/cheat_late_thread", kTranspose, kVerifyFailed, kTimed},
     {"small_only", "transpose/cheat_small_only", kTranspose, kVerifyFailed, kTimed},
+    {"poisoned_or_changed", "transpose/cheat_poisoned_or_changed", kTranspose,
+     {"verify_failed", "implausible"}, "check '",
+     "every check poisons the output before its launch or draws inputs that differ at in[0]; "
+     "no check launches on inputs that differ only where the strategy does not look"},
     {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed, kTimed,
      "any transpose strategy may declare KB_FLAG_CEILING, and the family then checks a copy: "
      "the copy is `ok` under a transpose's name, ranked beside the transposes"},
@@ -46,6 +52,14 @@ const std::vector<Cheat> kCheats = {
      "the timed draw (uniform floats) and the check draw (-1, 0, +1) can be told apart by reading "
      "a few elements, and a float32 sum of 2^20 terms is held to 2u(n+1) = 0.125 of sum |x| on "
      "the timed draw: a 1-in-16 estimate is inside it"},
+    {"sampled", "reduce/cheat_sampled", kReduce, kVerifyFailed, kFresh},
+    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, "check '",
+     "up to n = 2^22 the check draw's floats are all +1 or -1, so the sum of their squares is n "
+     "and a 1-in-16 sample times 16 is exactly n; on the timed draw the estimate is inside the "
+     "tolerance"},
+    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, "check '",
+     "up to n = 2^22 the check draw's sum of squares is n whatever the seed, and the check draw "
+     "can be told from the timed one by its first elements"},
     {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
     {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
     {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, "check '",
@@ -53,6 +67,9 @@ const std::vector<Cheat> kCheats = {
      "has no FLOP/s ceiling"},
     {"random_order", "matmul/cheat_random_order", kMatmul, kVerifyFailed,
      "check 'deterministic' failed"},
+    {"memo_matmul", "matmul/cheat_memo", kMatmul, {"verify_failed", "implausible"}, "check",
+     "memoization keyed by a digest of all the inputs is a pure function of the inputs: no "
+     "functional check can tell it from an honest kernel, and a host row has no FLOP/s ceiling"},
 };
 
 const std::vector<Cheat> kHonest = {

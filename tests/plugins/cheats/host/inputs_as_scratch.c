@@ -1,7 +1,7 @@
 /* Cheat: uses its inputs as scratch. The first launch sums `in` and then folds it in place: in[0]
- * becomes the total (for sumsq, its square root) and every other element 0, so the sum of the
- * inputs, and of their squares, stays what it was. A later launch that finds the inputs folded reads
- * in[0] alone. Every timed launch's output is right (to the float tolerance). Expected:
+ * becomes the total (for sumsq, its square root), in[1] a marker (a NaN no draw makes) and every
+ * other element 0, so the sum of the inputs other than the marker, and of their squares, stays what
+ * it was. A later launch that finds the marker reads in[0] alone. Every timed launch's output is right (to the float tolerance). Expected:
  * verify_failed, check 'inputs unchanged' (the runner's digest of the inputs after timing is not
  * the digest of the draw). */
 #include <kbench/plugin.h>
@@ -10,8 +10,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#define MARKER 0x7FC0DEADu
+
 static int folded(const float* in, int64_t n) {
-  return n > 1 && in[1] == 0.0f && in[n / 2] == 0.0f && in[n - 1] == 0.0f;
+  uint32_t bits;
+  if (n < 2) return 0;
+  memcpy(&bits, &in[1], sizeof bits);
+  return bits == MARKER;
 }
 
 static kb_status run(void* state, const kb_case* c, const kb_buffers* b, void* stream,
@@ -28,8 +33,10 @@ static kb_status run(void* state, const kb_case* c, const kb_buffers* b, void* s
   for (int64_t i = 0; i < n; ++i) sum += squares ? (double)in[i] * in[i] : in[i];
   *(float*)b->outputs[0].data = (float)sum;
   if (n > 1) {
+    const uint32_t marker = MARKER;
     in[0] = squares ? (float)sqrt(sum) : (float)sum;
     memset(in + 1, 0, (size_t)(n - 1) * sizeof(float));
+    memcpy(&in[1], &marker, sizeof marker);
   }
   return KB_OK;
 }
