@@ -37,9 +37,9 @@ const std::vector<Cheat> kCheats = {
      {"verify_failed", "implausible"}, "check '",
      "every check poisons the output before its launch or draws inputs that differ at in[0]; "
      "no check launches on inputs that differ only where the strategy does not look"},
-    {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed, kTimed,
-     "any transpose strategy may declare KB_FLAG_CEILING, and the family then checks a copy: "
-     "the copy is `ok` under a transpose's name, ranked beside the transposes"},
+    // Only the family's reference (transpose/copy) is checked as a copy.
+    {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed,
+     "check 'timed launch' failed: max relative error"},
     {"keep_first", "reduce/cheat_keep_first", kReduce, kVerifyFailed, kFresh},
     {"inputs_as_scratch", "reduce/cheat_inputs_as_scratch", kReduce, kVerifyFailed,
      "check 'inputs unchanged' failed"},

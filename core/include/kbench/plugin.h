@@ -114,7 +114,9 @@ typedef enum kb_dtype {
  * check still holds each output to its tolerance. */
 #define KB_FLAG_NONDETERMINISTIC (1u << 7)
 /* Version 3: the strategy is its family's memory ceiling, not its operation: it copies the inputs
- * to the outputs byte for byte (transpose/copy), and the family checks a copy. */
+ * to the outputs byte for byte (transpose/copy), and the family checks a copy. Honoured only for the
+ * strategy the family names as its reference (kb_family.reference); any other is checked on the
+ * family's operation, and its row says the flag was ignored. */
 #define KB_FLAG_CEILING (1u << 8)
 #define KB_FLAG_MATH_MASK                                                                    \
   (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16 |          \

@@ -25,6 +25,7 @@ class RefereedCase final : public CaseUnderTest {
   RefereedCase& operator=(const RefereedCase&) = delete;
 
   kb_work work() const override { return work_; }
+  std::string work_note() const override;
   kb_status launch(cudaStream_t stream, kb_message& message) override;
   kb_status poison(cudaStream_t stream, kb_message& message) override;
   kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) override;
@@ -44,6 +45,10 @@ class RefereedCase final : public CaseUnderTest {
   const KernelFamily& family_;
   kb_case case_;           // as the family sees it
   kb_case strategy_case_;  // as the strategy sees it: no seed
+  // The flags the family's check is given: the strategy's, less KB_FLAG_CEILING unless the
+  // strategy is the family's own reference (its named ceiling, transpose/copy).
+  std::uint32_t check_flags_;
+  bool ceiling_refused_ = false;
   kb_work work_{};
   void* family_state_ = nullptr;
   void* strategy_state_ = nullptr;
