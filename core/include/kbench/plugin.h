@@ -13,7 +13,8 @@
  *   family.accepts(case), strategy.accepts(case)   may the runner plan this case at all?
  *   family.create(case) -> buffers                 the family allocates the inputs and outputs
  *   family.work(case)                              the bytes and FLOPs of one launch, from the shape
- *   family.draw(seed)                              inputs from a seed the strategy never sees
+ *   family.draw(seed)                              inputs from a seed the strategy never sees (the
+ *                                                  sweep's, mixed with a secret of the case)
  *   strategy.prepare(case, buffers) -> state       optional: scratch, a library handle, a plan
  *   strategy.run(state, buffers, stream) xN        timed; each call enqueues exactly one execution;
  *                                                  now and then a timed launch is preceded by

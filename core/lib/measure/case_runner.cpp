@@ -65,7 +65,7 @@ std::string verification_contradiction(kb_status status, const kb_verification& 
 constexpr int kCheckedSamples = 3;
 constexpr int kCheckedWithin = 10;
 
-// The sample indices checked in a case: distinct, drawn from the case's seed.
+// The sample indices checked in a case: distinct, drawn from the case's check seed.
 std::vector<int> checked_indices(std::uint64_t seed) {
   std::vector<int> chosen;
   for (std::uint64_t i = 0; chosen.size() < kCheckedSamples; ++i) {
@@ -427,7 +427,10 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   Sampling sampling;
   Failure failure;
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
-  if ((status = sample(*test, launch, range, request.seed, message, sampling, failure)) != KB_OK) {
+  // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its
+  // public seed (secret_seed()).
+  const std::uint64_t check_seed = secret_seed(request.seed);
+  if ((status = sample(*test, launch, range, check_seed, message, sampling, failure)) != KB_OK) {
     return finish(status, sampling.failed_stage);
   }
   std::string note = sampling.note;
@@ -447,7 +450,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
 
   kb_verification figures{};
   if (failure.status == KB_OK &&
-      (status = verdict(*test, launch, request.seed, message, figures, failure)) != KB_OK) {
+      (status = verdict(*test, launch, check_seed, message, figures, failure)) != KB_OK) {
     return finish(status, "verify");
   }
   if (sampling.figures && refereed()) figures = *sampling.figures;

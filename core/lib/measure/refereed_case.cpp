@@ -3,9 +3,13 @@
 #include "measure/buffer_digest.hpp"
 #include "measure/launch.hpp"
 
+#include <kbench/support/random.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <random>
 
 namespace kb {
 namespace {
@@ -26,6 +30,13 @@ std::string ceiling_refusal(const KernelFamily& family) {
 }
 
 }  // namespace
+
+std::uint64_t secret_seed(std::uint64_t seed) {
+  std::random_device entropy;
+  const std::uint64_t drawn = (std::uint64_t{entropy()} << 32) ^ entropy();
+  return mix64(seed ^ mix64(drawn ^ static_cast<std::uint64_t>(
+                                        std::chrono::steady_clock::now().time_since_epoch().count())));
+}
 
 RefereedCase::RefereedCase(const KernelPlugin& strategy, const KernelFamily& family,
                            const CaseRequest& request)
@@ -70,7 +81,8 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
   test->buffers_.input_count = std::min<std::uint32_t>(test->buffers_.input_count, KB_MAX_OPERANDS);
   test->buffers_.output_count =
       std::min<std::uint32_t>(test->buffers_.output_count, KB_MAX_OPERANDS);
-  if (const kb_status s = test->draw(request.seed, KB_DRAW_TIMED, stream, made.message); s) {
+  if (const kb_status s = test->draw(secret_seed(request.seed), KB_DRAW_TIMED, stream, made.message);
+      s) {
     return failed(s, "family draw");
   }
   if (strategy.prepare != nullptr) {

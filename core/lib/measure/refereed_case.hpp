@@ -15,9 +15,16 @@
 
 namespace kb {
 
+// A seed no strategy can compute: `seed` mixed with entropy drawn afresh for each call. The
+// sweep's seed is public (every row names it, 42 unless --seed says otherwise), so inputs drawn from
+// it alone are inputs a strategy can draw itself, without reading them; and a check whose seed is a
+// function of it is a check a strategy can foresee.
+std::uint64_t secret_seed(std::uint64_t seed);
+
 class RefereedCase final : public CaseUnderTest {
  public:
-  // The family's case created and drawn from request.seed, then the strategy prepared on it.
+  // The family's case created and drawn from secret_seed(request.seed), then the strategy prepared
+  // on it.
   static CaseSetup set_up(const KernelPlugin& strategy, const KernelFamily& family,
                           const CaseRequest& request, cudaStream_t stream);
   ~RefereedCase() override;
