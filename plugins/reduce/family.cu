@@ -159,7 +159,8 @@ class Referee {
   void draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream) {
     exact_ = purpose == KB_DRAW_CHECK;
     if (exact_) {
-      fill_generated(in_, ExactlySummable<T>{seed, std::min(1.0, kExactNonZeros / n_)}, stream);
+      fill_generated(in_, ExactlySummable<T>{seed, std::min(kExactDensity, kExactNonZeros / n_)},
+                     stream);
     } else {
       fill_generated(in_, RandomValues<T>{seed, kInputStream, kLow, kHigh}, stream);
     }
@@ -214,4 +215,4 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace kb::reduce
 
 KBENCH_FAMILY(kb::reduce::Referee, kb::reduce::DTypesOfAnySize,
-              {kb::reduce::descriptor(), "3", kb::reduce::kOps, kb::reduce::accepts})
+              {kb::reduce::descriptor(), "4", kb::reduce::kOps, kb::reduce::accepts})

@@ -53,13 +53,9 @@ const std::vector<Cheat> kCheats = {
      "a few elements, and a float32 sum of 2^20 terms is held to 2u(n+1) = 0.125 of sum |x| on "
      "the timed draw: a 1-in-16 estimate is inside it"},
     {"sampled", "reduce/cheat_sampled", kReduce, kVerifyFailed, kFresh},
-    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, "check '",
-     "up to n = 2^22 the check draw's floats are all +1 or -1, so the sum of their squares is n "
-     "and a 1-in-16 sample times 16 is exactly n; on the timed draw the estimate is inside the "
-     "tolerance"},
-    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, "check '",
-     "up to n = 2^22 the check draw's sum of squares is n whatever the seed, and the check draw "
-     "can be told from the timed one by its first elements"},
+    // At most half the check draw's elements are non-zero: its sum of squares is not n.
+    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, kFresh},
+    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, kFresh},
     {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
     {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
     {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, "check '",
