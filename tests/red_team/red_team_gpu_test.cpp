@@ -14,15 +14,16 @@ const std::vector<Cheat> kCheats = {
     // Half the rows while the stream is held: the checked samples are held too.
     {"stream_held", "transpose/cheat_stream_held", {"--sizes", "2048", "--dtypes", "float32"},
      {"verify_failed"}, "check 'timed launch' failed"},
-    // Work only after a poison, decided on the device: the poisoned launch is far slower.
+    // Work only after a poison, decided on the device: the verdict's last launch runs on new
+    // inputs over an output it did not poison. (Without that check: implausible from the
+    // poisoned-output check at 8192^2, where the poisoned launch is far slower than two empty
+    // kernels, and `ok` at 1024^2, inside that check's slack of 1.5x + 5 us.)
     {"poisoned_only_device", "transpose/cheat_poisoned_only_device",
-     {"--sizes", "8192", "--dtypes", "float32"}, {"implausible"}, "poisoned-output check"},
-    // The same where the transpose is short beside two empty kernels: the timing check's slack
-    // (1.5x + 5 us) hides it.
+     {"--sizes", "8192", "--dtypes", "float32"}, {"verify_failed"},
+     "check 'unpoisoned launch' failed"},
     {"poisoned_only_device", "transpose/cheat_poisoned_only_device",
-     {"--sizes", "1024", "--dtypes", "float32"}, {"implausible", "verify_failed"}, "check",
-     "at 1024^2 the transpose takes a few microseconds, inside the poisoned-output check's slack, "
-     "and every functional check poisons the output before the launch it checks"},
+     {"--sizes", "1024", "--dtypes", "float32"}, {"verify_failed"},
+     "check 'unpoisoned launch' failed"},
     // Work run ahead of the timer on an unheld private stream, joined back by an event; honest
     // under capture.
     {"private_stream_joined", "transpose/cheat_private_stream_joined",

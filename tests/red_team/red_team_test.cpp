@@ -21,11 +21,9 @@ const char kFresh[] = "check 'fresh inputs' failed";
 
 const std::vector<Cheat> kCheats = {
     {"half_rows", "transpose/cheat_half_rows", kTranspose, kVerifyFailed, kTimed},
-    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose,
-     {"verify_failed", "implausible"}, "poisoned",
-     "a host row gets no plausibility check at all (store/row_builder.cpp returns before "
-     "check_plausibility without a device), so the poisoned-output timing check never runs for "
-     "it, and every functional check poisons the output before the launch it checks"},
+    // The verdict's last launch runs on new inputs over an output it did not poison.
+    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose, kVerifyFailed,
+     "check 'unpoisoned launch' failed"},
     {"answer_in_prepare", "transpose/cheat_answer_in_prepare", kTranspose, kVerifyFailed, kFresh},
     // Every draw's seed is the sweep's mixed with a secret of the case: the timed inputs are not
     // seed 42's.

@@ -23,6 +23,8 @@
  *   poison, run, check                             again: the two outputs must be bit-identical
  *                                                  (unless KB_FLAG_NONDETERMINISTIC), and the
  *                                                  inputs unchanged by every launch
+ *   family.draw(fresh seed), run, check            last, where the case has inputs: new inputs,
+ *                                                  the output not poisoned before the launch
  *   strategy.release(state), family.destroy        free everything
  *
  * The strategy never sees the seed (kb_case.seed is 0 for it), the reference or the verdict, and

@@ -271,8 +271,11 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
 
 kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
                               kb_message& message, kb_verification& figures, Failure& failure) {
-  const auto checked_launch = [&](const char* check, kb_verification& result) {
-    if (const kb_status s = test.poison(stream_, message)) return s;
+  const auto checked_launch = [&](const char* check, kb_verification& result,
+                                  bool poison_first = true) {
+    if (poison_first) {
+      if (const kb_status s = test.poison(stream_, message)) return s;
+    }
     if (const kb_status s = launch(stream_)) return s;
     if (cuda()) {
       if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
@@ -314,6 +317,26 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
                "outputs (a strategy whose output may differ bit for bit declares "
                "KB_FLAG_NONDETERMINISTIC)"};
     return KB_OK;
+  }
+  if (const auto changed = refereed_case.changed_input(stream_)) {
+    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
+                                     ", which a strategy only reads"};
+    return KB_OK;
+  }
+  // New inputs again, and a launch over the output as the last launch left it, not poisoned: a
+  // strategy that does its work only when the output looks poisoned (or only on the launches it
+  // expects to be checked) leaves the last inputs' answer in place. Every other check poisons
+  // first, and a strategy can see a poison. (A case without inputs, a hello, has no new inputs to
+  // give, and its family watches a launch from its poison on.)
+  if (!refereed_case.has_inputs()) return KB_OK;
+  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0x3C6EF372FE94F82Bull), KB_DRAW_CHECK,
+                                             stream_, message)) {
+    return s;
+  }
+  kb_verification unpoisoned{};
+  if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
+      s || failure.status) {
+    return s;
   }
   if (const auto changed = refereed_case.changed_input(stream_)) {
     failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +

@@ -74,7 +74,8 @@ class CaseRunner {
   kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                            kb_message& message, Sampling& sampling, Failure& failure);
   // The last word: for a refereed case, fresh inputs, two checked launches that must agree bit
-  // for bit, and inputs left as drawn; for a self-refereed one, its own verify.
+  // for bit, inputs left as drawn, and a launch on new inputs over an unpoisoned output; for a
+  // self-refereed one, its own verify.
   kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
                     kb_message& message, kb_verification& figures, Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is

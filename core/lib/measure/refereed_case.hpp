@@ -42,6 +42,8 @@ class RefereedCase final : public CaseUnderTest {
                  kb_message& message);
   // The inputs no longer as drawn: which one ("inputs[0]"); none when every one is.
   std::optional<std::string> changed_input(cudaStream_t stream) const;
+  // Whether the case has inputs to draw (a hello has none).
+  bool has_inputs() const { return buffers_.input_count > 0; }
   // The bits of every output, as one digest.
   std::uint64_t output_digest(cudaStream_t stream) const;
 
