@@ -29,6 +29,24 @@ struct ExactlySummable {
   }
 };
 
+// A near draw (KB_DRAW_NEAR): the last draw, with the elements at `near` moved one step, so the
+// result always moves: +1 for a sum; away from zero for a sum of squares. Exact draws stay exact.
+template <typename T, typename Base>
+struct Bumped {
+  Base base;
+  NearPositions near;
+  Op op;
+  KB_HOST_DEVICE T operator()(std::uint64_t i) const {
+    const T value = base(i);
+    if (!near.contains(i)) return value;
+    using Wide = std::conditional_t<std::is_integral_v<T>, long long,
+                                    std::conditional_t<std::is_same_v<T, double>, double, float>>;
+    const Wide x = static_cast<Wide>(value);
+    const Wide step = op == Op::sum || x >= 0 ? Wide(1) : Wide(-1);
+    return T(x + step);
+  }
+};
+
 // A sum in twice float64 precision (Knuth's TwoSum), and the sum of magnitudes beside it.
 struct DoubleDouble {
   double hi = 0, lo = 0, scale = 0;
@@ -156,13 +174,23 @@ class Referee {
     return b;
   }
 
+  // A near draw changes a few elements of the last draw and keeps its exactness.
   void draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream) {
-    exact_ = purpose == KB_DRAW_CHECK;
-    if (exact_) {
-      fill_generated(in_, ExactlySummable<T>{seed, std::min(kExactDensity, kExactNonZeros / n_)},
-                     stream);
+    if (purpose == KB_DRAW_NEAR) {
+      const NearPositions near = NearPositions::of(seed, static_cast<std::uint64_t>(n_));
+      if (exact_) {
+        fill_generated(in_, Bumped<T, ExactlySummable<T>>{exact_values(), near, op_}, stream);
+      } else {
+        fill_generated(in_, Bumped<T, RandomValues<T>>{timed_values(), near, op_}, stream);
+      }
     } else {
-      fill_generated(in_, RandomValues<T>{seed, kInputStream, kLow, kHigh}, stream);
+      seed_ = seed;
+      exact_ = purpose == KB_DRAW_CHECK;
+      if (exact_) {
+        fill_generated(in_, exact_values(), stream);
+      } else {
+        fill_generated(in_, timed_values(), stream);
+      }
     }
     expected_ = in_.where() == KB_DEVICE_CUDA ? device_reference(in_, op_, stream)
                                               : reference(in_.data(), n_, op_);
@@ -195,8 +223,14 @@ class Referee {
   }
 
  private:
+  ExactlySummable<T> exact_values() const {
+    return ExactlySummable<T>{seed_, std::min(kExactDensity, kExactNonZeros / n_)};
+  }
+  RandomValues<T> timed_values() const { return RandomValues<T>{seed_, kInputStream, kLow, kHigh}; }
+
   std::int64_t n_;
   Op op_;
+  std::uint64_t seed_ = 0;  // of the last timed or check draw
   Array<T> in_;
   Array<Out> out_;
   Reference expected_{};

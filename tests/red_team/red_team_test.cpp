@@ -18,12 +18,12 @@ const std::vector<std::string> kImplausible = {"implausible"};
 
 const char kTimed[] = "check 'timed launch' failed";
 const char kFresh[] = "check 'fresh inputs' failed";
+const char kUnpoisoned[] = "check 'unpoisoned launch' failed";
 
 const std::vector<Cheat> kCheats = {
     {"half_rows", "transpose/cheat_half_rows", kTranspose, kVerifyFailed, kTimed},
     // The verdict's last launch runs on new inputs over an output it did not poison.
-    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose, kVerifyFailed,
-     "check 'unpoisoned launch' failed"},
+    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose, kVerifyFailed, kUnpoisoned},
     {"answer_in_prepare", "transpose/cheat_answer_in_prepare", kTranspose, kVerifyFailed, kFresh},
     // Every draw's seed is the sweep's mixed with a secret of the case: the timed inputs are not
     // seed 42's.
@@ -31,10 +31,9 @@ const std::vector<Cheat> kCheats = {
     {"predict_check_seed", "transpose/cheat_predict_check_seed", kTranspose, kVerifyFailed, kTimed},
     {"late_thread", "transpose/cheat_late_thread", kTranspose, kVerifyFailed, kTimed},
     {"small_only", "transpose/cheat_small_only", kTranspose, kVerifyFailed, kTimed},
-    {"poisoned_or_changed", "transpose/cheat_poisoned_or_changed", kTranspose,
-     {"verify_failed", "implausible"}, "check '",
-     "every check poisons the output before its launch or draws inputs that differ at in[0]; "
-     "no check launches on inputs that differ only where the strategy does not look"},
+    // The last launch's inputs differ from the ones before in a few places only (KB_DRAW_NEAR).
+    {"poisoned_or_changed", "transpose/cheat_poisoned_or_changed", kTranspose, kVerifyFailed,
+     kUnpoisoned},
     // Only the family's reference (transpose/copy) is checked as a copy.
     {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed,
      "check 'timed launch' failed: max relative error"},
@@ -42,10 +41,7 @@ const std::vector<Cheat> kCheats = {
     {"inputs_as_scratch", "reduce/cheat_inputs_as_scratch", kReduce, kVerifyFailed,
      "check 'inputs unchanged' failed"},
     {"garbage", "reduce/cheat_garbage", kReduce, kVerifyFailed, kFresh},
-    {"fingerprint_reduce", "reduce/cheat_fingerprint", kReduce, kVerifyFailed, "check '",
-     "the verdict's inputs differ from the timed ones everywhere, so the fingerprint changes and "
-     "the strategy sums them honestly; no check gives it inputs equal where it looks and different "
-     "elsewhere, and a host row has no bandwidth roof"},
+    {"fingerprint_reduce", "reduce/cheat_fingerprint", kReduce, kVerifyFailed, kUnpoisoned},
     {"detect_check_draw", "reduce/cheat_detect_check_draw", kReduce, kVerifyFailed, "check '",
      "the timed draw (uniform floats) and the check draw (-1, 0, +1) can be told apart by reading "
      "a few elements, and a float32 sum of 2^20 terms is held to 2u(n+1) = 0.125 of sum |x| on "
@@ -56,9 +52,7 @@ const std::vector<Cheat> kCheats = {
     {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, kFresh},
     {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
     {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
-    {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, "check '",
-     "as reduce/cheat_fingerprint: the verdict's inputs change every fingerprint, and a host row "
-     "has no FLOP/s ceiling"},
+    {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, kUnpoisoned},
     {"random_order", "matmul/cheat_random_order", kMatmul, kVerifyFailed,
      "check 'deterministic' failed"},
     {"memo_matmul", "matmul/cheat_memo", kMatmul, {"verify_failed", "implausible"}, "check",

@@ -23,8 +23,9 @@
  *   poison, run, check                             again: the two outputs must be bit-identical
  *                                                  (unless KB_FLAG_NONDETERMINISTIC), and the
  *                                                  inputs unchanged by every launch
- *   family.draw(fresh seed), run, check            last, where the case has inputs: new inputs,
- *                                                  the output not poisoned before the launch
+ *   family.draw(fresh seed, KB_DRAW_NEAR), run,    last, where the case has inputs: the inputs
+ *   check                                          changed in a few places, the output not
+ *                                                  poisoned before the launch
  *   strategy.release(state), family.destroy        free everything
  *
  * The strategy never sees the seed (kb_case.seed is 0 for it), the reference or the verdict, and
@@ -231,6 +232,11 @@ typedef struct kb_buffers {
  * so any element a launch skips shows). */
 #define KB_DRAW_TIMED 0u
 #define KB_DRAW_CHECK 1u
+/* The inputs of the last timed or check draw with a few elements changed, at positions drawn from
+ * `seed`; the family's check then covers every output they reach. A strategy that skips its work
+ * when its inputs look as before where it looks shows. A family built before this purpose existed
+ * draws fresh inputs for it, as for another purpose. */
+#define KB_DRAW_NEAR 2u
 
 typedef struct KernelPlugin {
   uint32_t abi_version;  /* KB_ABI_VERSION the plugin was compiled with */

@@ -323,13 +323,14 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
                                      ", which a strategy only reads"};
     return KB_OK;
   }
-  // New inputs again, and a launch over the output as the last launch left it, not poisoned: a
-  // strategy that does its work only when the output looks poisoned (or only on the launches it
-  // expects to be checked) leaves the last inputs' answer in place. Every other check poisons
-  // first, and a strategy can see a poison. (A case without inputs, a hello, has no new inputs to
-  // give, and its family watches a launch from its poison on.)
+  // The inputs changed in a few places (KB_DRAW_NEAR), and a launch over the output as the last
+  // launch left it, not poisoned: a strategy that does its work only when the output looks
+  // poisoned, or only when the inputs it glances at changed, leaves the last inputs' answer in
+  // place. Every other check poisons first, and a strategy can see a poison. (A case without
+  // inputs, a hello, has no new inputs to give, and its family watches a launch from its poison
+  // on.)
   if (!refereed_case.has_inputs()) return KB_OK;
-  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0x3C6EF372FE94F82Bull), KB_DRAW_CHECK,
+  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0x3C6EF372FE94F82Bull), KB_DRAW_NEAR,
                                              stream_, message)) {
     return s;
   }
