@@ -11,7 +11,7 @@ const std::vector<std::string> kTranspose = {"--sizes", "256x192", "--dtypes", "
 const std::vector<std::string> kReduce = {"--sizes", "2^20", "--dtypes", "float32", "--ops", "sum"};
 const std::vector<std::string> kReduceSquares = {"--sizes", "2^20", "--dtypes", "float32", "--ops",
                                                  "sumsq"};
-const std::vector<std::string> kMatmul = {"--sizes", "64x48x40", "--dtypes", "float32"};
+const std::vector<std::string> kMatmul = {"--sizes", "384x64x384", "--dtypes", "float32"};
 
 const std::vector<std::string> kVerifyFailed = {"verify_failed"};
 const std::vector<std::string> kImplausible = {"implausible"};

@@ -265,6 +265,15 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
                                : options_.rule.judge(sampling.samples, seconds_since(start));
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
+  // However soon the time ran out (slow launches, a short --max-time), at least one timed launch is
+  // checked: otherwise a strategy that does less only while it is timed (the stream held, say) is
+  // judged on the verdict's launches alone, which it can tell from timed ones.
+  if (!options_.profile && sampling.poisoned_us.empty()) {
+    if (const kb_status s =
+            checked_sample(test, launch, sampling.held, message, sampling, failure)) {
+      return s;
+    }
+  }
   if (!sampling.held) sampling.launches = 1;
   return KB_OK;
 }
