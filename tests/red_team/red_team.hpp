@@ -61,6 +61,18 @@ inline void expect_caught(const Cheat& c) {
   EXPECT_EQ(run.exit_code, 1) << run.output;
 }
 
+// A cheat whose trick the checks took away: it can no longer tell the launches it could cheat on
+// from the ones it is judged on, so it does the whole work on every one. Its row is `ok`, and the
+// figures of its checked timed launches show it: exact (tolerance 0, error 0).
+inline void expect_forced_honest(const Cheat& c) {
+  const Run run = run_alone(c);
+  ASSERT_EQ(run.rows.size(), 1u) << run.output << run.csv_error;
+  const Row& row = run.rows.front();
+  EXPECT_EQ(row.at("status"), "ok") << row.at("message") << run.output;
+  EXPECT_EQ(row.at("tolerance"), "0") << run.output;
+  EXPECT_EQ(row.at("max_rel_error"), "0") << run.output;
+}
+
 // An honest strategy written the same way: the checks must leave it `ok`.
 inline void expect_ok(const Cheat& c) {
   const Run run = run_alone(c);

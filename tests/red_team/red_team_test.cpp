@@ -40,16 +40,13 @@ const std::vector<Cheat> kCheats = {
     {"keep_first", "reduce/cheat_keep_first", kReduce, kVerifyFailed, kFresh},
     {"inputs_as_scratch", "reduce/cheat_inputs_as_scratch", kReduce, kVerifyFailed,
      "check 'inputs unchanged' failed"},
-    {"garbage", "reduce/cheat_garbage", kReduce, kVerifyFailed, kFresh},
+    // Every reduce draw sums exactly (family version 5): the timed launches' checks are exact too.
+    {"garbage", "reduce/cheat_garbage", kReduce, kVerifyFailed, kTimed},
     {"fingerprint_reduce", "reduce/cheat_fingerprint", kReduce, kVerifyFailed, kUnpoisoned},
-    {"detect_check_draw", "reduce/cheat_detect_check_draw", kReduce, kVerifyFailed, "check '",
-     "the timed draw (uniform floats) and the check draw (-1, 0, +1) can be told apart by reading "
-     "a few elements, and a float32 sum of 2^20 terms is held to 2u(n+1) = 0.125 of sum |x| on "
-     "the timed draw: a 1-in-16 estimate is inside it"},
-    {"sampled", "reduce/cheat_sampled", kReduce, kVerifyFailed, kFresh},
-    // At most half the check draw's elements are non-zero: its sum of squares is not n.
-    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, kFresh},
-    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, kFresh},
+    {"sampled", "reduce/cheat_sampled", kReduce, kVerifyFailed, kTimed},
+    // At most half the draw's elements are non-zero: its sum of squares is not n.
+    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, kTimed},
+    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, kTimed},
     {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
     {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
     {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, kUnpoisoned},
@@ -71,6 +68,23 @@ class RedTeamHost : public testing::TestWithParam<Cheat> {};
 TEST_P(RedTeamHost, CheatIsCaughtByItsCheck) { kbtest::red_team::expect_caught(GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamHost, testing::ValuesIn(kCheats),
+                         kbtest::red_team::case_name);
+
+// Cheats the checks leave no trick: reduce/cheat_detect_check_draw estimates on inputs that look
+// like the timed draw and sums honestly on the checks' draw; every reduce draw now looks alike, so
+// it sums honestly on every launch (before: ok with its estimate, the timed draw uniform floats
+// held to 2u(n+1) of sum |x|).
+const std::vector<Cheat> kForcedHonest = {
+    {"detect_check_draw", "reduce/cheat_detect_check_draw", kReduce, {"ok"}, ""},
+};
+
+class RedTeamHostForcedHonest : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHostForcedHonest, CheatDoesTheWholeWork) {
+  kbtest::red_team::expect_forced_honest(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamHostForcedHonest, testing::ValuesIn(kForcedHonest),
                          kbtest::red_team::case_name);
 
 class RedTeamHostControl : public testing::TestWithParam<Cheat> {};
