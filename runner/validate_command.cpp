@@ -8,7 +8,7 @@
 #include "plugin/family_table.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
-#include "store/results_store.hpp"
+#include "store/result_record.hpp"
 #include "util/input_error.hpp"
 
 #include <boost/filesystem.hpp>
@@ -100,9 +100,9 @@ int validate_command(const std::vector<std::string>& args) {
   std::size_t ok = 0, total = 0;
   const fs::path csv = work / "validate.csv";
   if (fs::exists(csv)) {
-    for (const auto& row : read_results(csv.string())) {
+    for (const auto& record : read_records(csv.string())) {
       ++total;
-      if (row.get("status") == "ok") ++ok;
+      if (record.ok()) ++ok;
     }
   }
   fs::remove_all(work);

@@ -2,6 +2,7 @@
 #include "analysis/comparison.hpp"
 #include "report/comparison_format.hpp"
 #include "support/compare_rows.hpp"
+#include "support/records.hpp"
 #include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@ namespace {
 using kbtest::Case;
 using kbtest::make_row;
 using kbtest::on;
+using kbtest::records_of;
 using kbtest::with;
 
 const PivotRow& row_of(const PivotTable& table, const std::string& shape) {
@@ -25,8 +27,8 @@ const PivotRow& row_of(const PivotTable& table, const std::string& shape) {
 
 TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50")),
-                                   make_row(with(h100, "2048", "100")), make_row(with(h200, "2048", "200"))},
+  const auto comparison = compare(records_of({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50")),
+                                   make_row(with(h100, "2048", "100")), make_row(with(h200, "2048", "200"))}),
                                   {CompareBy::gpu, Metric::time, ""});
   ASSERT_EQ(comparison.tables.size(), 1u);
   const PivotTable& table = comparison.tables.front();
@@ -42,7 +44,7 @@ TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
 
 TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))},
+  const auto comparison = compare(records_of({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))}),
                                   {CompareBy::gpu, Metric::gbps, ""});
   EXPECT_NEAR(*comparison.tables[0].rows[0].cells[1].speedup, 2.0, 1e-9);
 }
@@ -50,9 +52,9 @@ TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {
 TEST(Compare, MissingAndFailedCellsHaveNoSpeedup) {
   Case crashed = on("NVIDIA H200", "GPU-2", with({}, "2048", "1"));
   crashed.status = "crashed";
-  const auto comparison = compare({make_row(with(on("NVIDIA H100", "GPU-1"), "1024", "100")),
+  const auto comparison = compare(records_of({make_row(with(on("NVIDIA H100", "GPU-1"), "1024", "100")),
                                    make_row(with(on("NVIDIA H100", "GPU-1"), "2048", "100")),
-                                   make_row(crashed)},
+                                   make_row(crashed)}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotTable& table = comparison.tables.front();
   EXPECT_EQ(row_of(table, "1024").cells[1].state, PivotCell::State::missing);
@@ -64,10 +66,10 @@ TEST(Compare, MissingAndFailedCellsHaveNoSpeedup) {
 TEST(Compare, DifferencesInsideTheNoiseAreMarked) {
   Case a = on("A", "GPU-1", with({}, "1", "100")), b = on("B", "GPU-2", with({}, "1", "101"));
   a.noise = b.noise = "0.006";  // 1% apart, 1.2% of noise together
-  auto comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  auto comparison = compare(records_of({make_row(a), make_row(b)}), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
   a.noise = b.noise = "0.004";  // 0.8% of noise together
-  comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  comparison = compare(records_of({make_row(a), make_row(b)}), {CompareBy::gpu, Metric::time, ""});
   EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
 }
 
@@ -77,7 +79,7 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
   late.timestamp = "2026-01-03T00:00:00Z";
   late.median_us = "200";
   // Read order must not matter: the later timestamp comes first in the file here.
-  const auto comparison = compare({make_row(late), make_row(early), make_row(other)},
+  const auto comparison = compare(records_of({make_row(late), make_row(early), make_row(other)}),
                                   {CompareBy::gpu, Metric::time, ""});
   EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
 }
@@ -95,32 +97,32 @@ TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJouleByTheBound) {
   h200.set("energy_j", "0.4");
   h200.set("gb_per_j", "5.000");
   h200.set("gflop_per_j", "1.250");
-  const auto energy = compare({h100, h200}, {CompareBy::gpu, Metric::energy, ""});
+  const auto energy = compare(records_of({h100, h200}), {CompareBy::gpu, Metric::energy, ""});
   EXPECT_DOUBLE_EQ(energy.tables[0].rows[0].cells[1].value, 0.4);
   EXPECT_DOUBLE_EQ(*energy.tables[0].rows[0].cells[1].speedup, 1.25);  // less energy: better
   // A memory-bound case is worth its bytes per joule.
-  const auto efficiency = compare({h100, h200}, {CompareBy::gpu, Metric::efficiency, ""});
+  const auto efficiency = compare(records_of({h100, h200}), {CompareBy::gpu, Metric::efficiency, ""});
   EXPECT_DOUBLE_EQ(efficiency.tables[0].rows[0].cells[0].value, 4.0);
   EXPECT_DOUBLE_EQ(*efficiency.tables[0].rows[0].cells[1].speedup, 1.25);
   // A compute-bound one its flops.
   h100.set("peak", "fp32");
   h100.set("flops", "10000000000");
-  EXPECT_EQ(metric_value(h100, Metric::efficiency), 1.0);
+  EXPECT_EQ(metric_value(record_of(h100), Metric::efficiency), 1.0);
 }
 
 TEST(Compare, ByDeviceTellsCardsSharingANameApartByUuid) {
-  const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
-                                   make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
+                                   make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))}),
                                   {CompareBy::device, Metric::time, ""});
   EXPECT_EQ(comparison.tables[0].columns,
             (std::vector<std::string>{"NVIDIA H200 GPU-11111111", "NVIDIA H200 GPU-22222222"}));
 }
 
 TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
-  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
                                    make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
                                    make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
-                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))},
+                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotTable& table = comparison.tables.front();
   ASSERT_EQ(table.columns, (std::vector<std::string>{"NVIDIA H100", "NVIDIA H200"}));
@@ -135,15 +137,15 @@ TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
 
 TEST(Compare, TheSpreadBetweenCardsIsNoise) {
   // 4% apart: inside the H100 cards' spread of 10%, so not a finding.
-  auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+  auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
                              make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
                              make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
-                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))},
+                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))}),
                             {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
   // The same rows by device: each card against the first, inside its rows' noise alone.
-  comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
-                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))},
+  comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))}),
                        {CompareBy::device, Metric::time, ""});
   EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
 }
@@ -155,14 +157,14 @@ TEST(Compare, EachCardCountsWithItsLatestRowAndFailedCardsAreLeftOut) {
   latest.median_us = "100";
   Case crashed = on("NVIDIA H100", "GPU-2", with({}, "1", "1"));
   crashed.status = "crashed";
-  const auto comparison = compare({make_row(latest), make_row(old), make_row(crashed)},
+  const auto comparison = compare(records_of({make_row(latest), make_row(old), make_row(crashed)}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotCell& cell = comparison.tables[0].rows[0].cells[0];
   EXPECT_EQ(cell.state, PivotCell::State::ok);
   EXPECT_DOUBLE_EQ(cell.value, 100);
   EXPECT_EQ(cell.cards, 1u);
   // With no card passing, the cell is the latest failure.
-  const auto failed = compare({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))},
+  const auto failed = compare(records_of({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))}),
                               {CompareBy::gpu, Metric::time, ""});
   EXPECT_EQ(failed.tables[0].rows[0].cells[0].status, "crashed");
 }
@@ -176,7 +178,7 @@ TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
   naive_fast.median_us = "100";
   Case matmul = with({}, "64x64x64", "10");
   matmul.plugin = "matmul/cublas";
-  const auto comparison = compare({make_row(copy), make_row(naive), make_row(naive_fast), make_row(matmul)},
+  const auto comparison = compare(records_of({make_row(copy), make_row(naive), make_row(naive_fast), make_row(matmul)}),
                                   {CompareBy::plugin, Metric::time, "copy"});
   ASSERT_EQ(comparison.tables.size(), 2u);
   const PivotTable& transpose = comparison.tables[1];
@@ -189,14 +191,14 @@ TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
 
 TEST(Compare, AnUnknownBaselineNamesItAndTheColumns) {
   try {
-    compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+    compare(records_of({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))}),
             {CompareBy::gpu, Metric::time, "A100"});
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "unknown baseline 'A100'; the columns are NVIDIA H100, NVIDIA H200");
   }
   // A text only one column contains is enough.
-  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))}),
                                   {CompareBy::gpu, Metric::time, "H200"});
   EXPECT_EQ(comparison.tables[0].baseline, 1u);
 }
@@ -240,7 +242,7 @@ TEST(CompareLadder, EachColumnAgainstTheOneBeforeInTheGivenOrder) {
   request.by = CompareBy::plugin;
   request.ladder = true;
   request.column_order = {"reduce/single_thread", "reduce/chunked", "reduce/t*"};
-  const Comparison comparison = compare(rows, request);
+  const Comparison comparison = compare(records_of(rows), request);
   const PivotTable& table = comparison.tables.front();
   ASSERT_EQ(table.columns,
             (std::vector<std::string>{"reduce/single_thread", "reduce/chunked", "reduce/tree"}));

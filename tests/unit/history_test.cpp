@@ -3,6 +3,7 @@
 #include "analysis/history.hpp"
 #include "store/key_columns.hpp"
 #include "support/night_rows.hpp"
+#include "support/records.hpp"
 #include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -14,11 +15,12 @@ using kbtest::kSteadyFive;
 using kbtest::NightCase;
 using kbtest::four_nights;
 using kbtest::night_rows;
+using kbtest::records_of;
 using kbtest::scaled;
 using kbtest::shaped;
 
 TEST(History, RunsInTheOrderTheyRanWithEachCasesMedianAndTheRegression) {
-  const History h = history(four_nights(), {});
+  const History h = history(records_of(four_nights()), {});
   ASSERT_EQ(h.runs.size(), 4u);
   EXPECT_EQ(h.runs[0].run_id, "zeta");
   EXPECT_EQ(h.runs[3].run_id, "alpha");
@@ -46,7 +48,7 @@ TEST(History, ACaseMissingFromARunHasNoMedianThere) {
                               return r.get("run_id") == "epsilon" && r.get("shape") == "1024";
                             }),
              rows.end());
-  const History h = history(rows, {});
+  const History h = history(records_of(rows), {});
   EXPECT_FALSE(h.cases[0].median[1]);
   EXPECT_TRUE(h.cases[0].median[2]);
   EXPECT_EQ(h.runs[1].cases, 1u);
@@ -54,7 +56,7 @@ TEST(History, ACaseMissingFromARunHasNoMedianThere) {
 
 TEST(History, OneRunIsAHistoryOfOnePoint) {
   const auto rows = night_rows("only", shaped("1024", kSteadyFive));
-  const History h = history(rows, {});
+  const History h = history(records_of(rows), {});
   ASSERT_EQ(h.runs.size(), 1u);
   EXPECT_DOUBLE_EQ(*h.cases.at(0).median[0], 100);
   EXPECT_TRUE(h.regressions.empty());
@@ -63,7 +65,7 @@ TEST(History, OneRunIsAHistoryOfOnePoint) {
 TEST(History, NoMedianAtAllIsAnInputError) {
   NightCase crashed = shaped("1024", {});
   crashed.status = "crashed";
-  EXPECT_THROW(history(night_rows("n1", crashed), {}), InputError);
+  EXPECT_THROW(history(records_of(night_rows("n1", crashed)), {}), InputError);
 }
 
 }  // namespace

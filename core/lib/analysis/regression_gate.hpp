@@ -10,7 +10,7 @@
 // the difference matters, so that identical runs read "same" and not "slower" at the test's alpha.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <optional>
 #include <string>
@@ -62,14 +62,14 @@ struct CaseVerdict {
 struct Gate {
   GateRequest request;
   std::string baseline_label, candidate_label;  // what was compared: run ids or files
-  std::vector<std::string> key_columns;  // gpu, family, plugin, dtype, op, shape, block, cache
+  std::vector<std::string> key_columns;  // kComparedCase: gpu, family, plugin, dtype, op, ...
   std::vector<CaseVerdict> cases;        // in natural order of their keys
   bool passed() const;
 };
 
 // The two sides' rows are matched by case; a case's GPU is its model, so the cards of one model
 // pool (nightly runs land on whichever node is free). Throws InputError when the baseline is empty.
-Gate gate(const std::vector<ResultRow>& baseline, const std::vector<ResultRow>& candidate,
+Gate gate(const std::vector<ResultRecord>& baseline, const std::vector<ResultRecord>& candidate,
           const GateRequest& request);
 
 // Drops the key columns (gpu, op, cache) that hold one value in every case, for printing.
