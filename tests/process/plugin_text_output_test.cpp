@@ -1,6 +1,6 @@
-// Issue 19: a plugin that fills kb_message (or the metrics) to capacity without a NUL made the
-// runner read past the buffer, and its bytes reached the CSV as they were (invalid UTF-8, control
-// characters): Python's csv module failed on the file.
+// A plugin that fills kb_message (or the metrics) to capacity without a NUL, with invalid UTF-8
+// and control characters: the runner reads to the buffer's end and no further, cleans the text,
+// and the CSV reads in libfccp and in Python's csv module.
 #include "support/kbench_process.hpp"
 #include "util/plugin_text.hpp"
 

@@ -1,7 +1,6 @@
-// Issue 19: --resume with another --seed or --cold skipped every case (the key lacked them), and
-// duplicate rows appeared silently: a reused --run-id without --resume, two concurrent resumes of
-// one run id. The resume key is now everything that defines a case (CaseKey), and one process at a
-// time runs a chosen run id.
+// --resume runs the cases a run id lacks, and only those: the key is everything that defines a case
+// (CaseKey), so another --seed or --cold is another case; a reused --run-id without --resume is
+// refused, and one process at a time runs a chosen run id, so no case gets two rows.
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 

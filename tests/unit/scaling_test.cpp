@@ -1,5 +1,5 @@
 // The expected scaling between GPU models and the roofline: the rules on synthetic rows, and the
-// acceptance numbers of issue 15 on the committed H100 and H200 results.
+// numbers the committed H100 and H200 results must give.
 #include "analysis/case_bound.hpp"
 #include "analysis/gpu_model.hpp"
 #include "analysis/roofline.hpp"
@@ -137,7 +137,8 @@ TEST(Roofline, EachPluginsBestCaseUnderItsRoofs) {
   EXPECT_NEAR(*attainable_gflops(reduce, models[0]), 3000 * 0.25, 0.01);
 }
 
-// Issue 15's acceptance on the committed results of the H100 and H200 cards (results/*.csv).
+// On the committed results of the H100 and H200 cards (results/*.csv): the ratios the hardware
+// predicts.
 TEST(ScalingOnCommittedData, TwoModelsAndTheirRatiosAsTheHardwarePredicts) {
   namespace fs = boost::filesystem;
   std::vector<std::string> files;

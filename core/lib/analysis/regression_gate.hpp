@@ -3,8 +3,8 @@
 // stops on. Pure functions over rows, so each rule is tested without files or processes.
 //
 // The test holds across runs, not within one: a row's `noise` bounds its median among one worker's
-// samples, which understates what changes from run to run (issue 14: 59% of the cases of two
-// identical runs differ by more than it; nvbench issue #316). With --repetitions, each side of a
+// samples, which understates what changes from run to run (most cases of two identical runs
+// differ by more than it: results/notes/measurement.md). With --repetitions, each side of a
 // case is the repetitions' medians, and a two-sided Mann-Whitney U test over them (as Google
 // Benchmark's compare.py) says whether the two runs differ at all; a minimum effect says whether
 // the difference matters, so that identical runs read "same" and not "slower" at the test's alpha.
