@@ -53,3 +53,11 @@ function(kbench_add_plugin target)
     install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kbench/plugins)
   endif()
 endfunction()
+
+# kbench_add_family(<target> SOURCES <file>... [LIBRARIES <lib>...] [OUTPUT_DIRECTORY <dir>])
+#
+# Builds a family's referee (ABI version 3): a shared module exporting `kbench_family`, written
+# beside the plugins so the runner finds it. Built as a plugin is, with the same helpers.
+function(kbench_add_family target)
+  kbench_add_plugin(${target} ${ARGN})
+endfunction()

@@ -13,6 +13,7 @@
 
 #include <boost/filesystem.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 namespace kb {
@@ -24,12 +25,11 @@ struct SmallCase {
   std::string sizes, blocks;
 };
 
-SmallCase small_case(const PluginInfo& plugin, PluginProbe& probe) {
+SmallCase small_case(const PluginInfo& plugin, const Discovery& installed) {
   auto described = std::make_shared<PluginInfo>(plugin);
   std::vector<std::shared_ptr<const PluginInfo>> plugins{described};
-  const Discovery installed = probe.discover(plugin_search_path({}));
   plugins.insert(plugins.end(), installed.plugins.begin(), installed.plugins.end());
-  const FamilyTable families(plugins);
+  const FamilyTable families(installed.families, plugins);
   if (const FamilyInfo* family = families.find(plugin.family)) {
     return {family->check_sizes, family->check_blocks.empty() ? "256" : family->check_blocks};
   }
@@ -69,6 +69,12 @@ int validate_command(const std::vector<std::string>& args) {
     return 1;
   }
   const PluginInfo& api = *plugin;
+  if (api.kind == PartKind::family) {
+    std::cout << "loaded the referee of family " << api.name << " (version " << api.version
+              << ", " << dtype_list(api.dtypes) << (api.ops.empty() ? "" : ", ops " + api.ops)
+              << "); validate its strategies to run it\n";
+    return 0;
+  }
   std::cout << "loaded " << api.name << " (family " << api.family << ", version " << api.version
             << ", " << (api.device == KB_DEVICE_CUDA ? "cuda" : "host") << ", "
             << dtype_list(api.dtypes) << (api.ops.empty() ? "" : ", ops " + api.ops)
@@ -87,7 +93,26 @@ int validate_command(const std::vector<std::string>& args) {
   fs::create_directories(work / "plugin");
   // Alone in a folder of its own, so nothing else there is loaded beside it.
   fs::copy_file(file, work / "plugin" / fs::path(file).filename());
-  const SmallCase small = small_case(api, probe);
+  // The referee of a version 3 strategy: installed, else a family library beside the strategy,
+  // copied with it.
+  const Discovery installed = probe.discover(plugin_search_path({}));
+  const auto family_named = [&](const Discovery& d) {
+    return std::find_if(d.families.begin(), d.families.end(),
+                        [&](const auto& f) { return f->name == api.family; }) != d.families.end();
+  };
+  if (api.refereed_by_family() && !family_named(installed)) {
+    const Discovery beside = probe.discover({fs::path(file).parent_path().string()});
+    const auto family = std::find_if(beside.families.begin(), beside.families.end(),
+                                     [&](const auto& f) { return f->name == api.family; });
+    if (family == beside.families.end()) {
+      std::cout << "invalid: no referee: the library of the '" << api.family
+                << "' family is neither installed nor beside the plugin\n";
+      fs::remove_all(work);
+      return 1;
+    }
+    fs::copy_file((*family)->file, work / "plugin" / fs::path((*family)->file).filename());
+  }
+  const SmallCase small = small_case(api, installed);
   std::string dtypes = dtype_list(api.dtypes & ~static_cast<std::uint32_t>(KB_DTYPE_NONE));
   std::vector<std::string> run_args = {
       "--plugins", (work / "plugin").string(), "--plugin", api.name, "--sizes", small.sizes,
