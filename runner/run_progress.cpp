@@ -1,5 +1,7 @@
 #include "run_progress.hpp"
 
+#include "util/number_text.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -57,13 +59,11 @@ void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
 // work around them (worker starts, inputs and references, verification).
 void RunProgress::print_time() const {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "time: %.1f s; summed over the lanes: %zu worker starts %.1f s, setup %.1f s, "
-                "timing %.1f s, verify %.1f s\n",
-                wall, worker_starts_, worker_start_seconds_, phase_seconds_.setup,
-                phase_seconds_.timing, phase_seconds_.verify);
-  std::cout << line;
+  std::cout << "time: " << fixed_text(wall, 1) << " s; summed over the lanes: " << worker_starts_
+            << " worker starts " << fixed_text(worker_start_seconds_, 1) << " s, setup "
+            << fixed_text(phase_seconds_.setup, 1) << " s, timing "
+            << fixed_text(phase_seconds_.timing, 1) << " s, verify "
+            << fixed_text(phase_seconds_.verify, 1) << " s\n";
 }
 
 void RunProgress::print_cases() const {

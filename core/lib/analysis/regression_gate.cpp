@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -82,9 +81,7 @@ void judge_timed(CaseVerdict& v, const GateRequest& request) {
       v.verdict = direction;
     } else {
       v.verdict = Verdict::unsure;
-      char text[64];
-      std::snprintf(text, sizeof text, "not significant at %g", request.alpha);
-      v.reason = text;
+      v.reason = "not significant at " + significant_text(request.alpha);
     }
     return;
   }
