@@ -54,7 +54,7 @@ std::string list_runs(const std::set<std::string>& runs) {
 }
 
 struct Sides {
-  std::vector<ResultRow> baseline, candidate;
+  std::vector<ResultRecord> baseline, candidate;
   std::string baseline_label, candidate_label;
 };
 
@@ -62,27 +62,27 @@ struct Sides {
 Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   if (selection.files.empty()) throw InputError("name the results CSV files to compare");
   Sides sides;
-  std::vector<std::vector<ResultRow>> files;
-  std::vector<ResultRow> all;
+  std::vector<std::vector<ResultRecord>> files;
+  std::vector<ResultRecord> all;
   for (const auto& file : selection.files) {
     files.push_back(read_results_files({file}));
     all.insert(all.end(), files.back().begin(), files.back().end());
   }
   select_rows(all, selection.families, selection.plugin_globs);  // an unknown filter is an error
-  const auto keep = [&](const ResultRow& row) {
+  const auto keep = [&](const ResultRecord& row) {
     return row_selected(row, selection.families, selection.plugin_globs);
   };
   std::set<std::string> candidate_runs;
   if (!o.baseline_run.empty()) {
     std::set<std::string> runs;
     for (const auto& row : all) {
-      runs.insert(row.get("run_id"));
+      runs.insert(row.run_id);
       if (!keep(row)) continue;
-      if (row.get("run_id") == o.baseline_run) {
+      if (row.run_id == o.baseline_run) {
         sides.baseline.push_back(row);
-      } else if (o.run.empty() || row.get("run_id") == o.run) {
+      } else if (o.run.empty() || row.run_id == o.run) {
         sides.candidate.push_back(row);
-        candidate_runs.insert(row.get("run_id"));
+        candidate_runs.insert(row.run_id);
       }
     }
     for (const auto& wanted : {o.baseline_run, o.run}) {
@@ -100,9 +100,9 @@ Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
       if (keep(row)) sides.baseline.push_back(row);
     }
     for (const auto& row : files[1]) {
-      if (!keep(row) || (!o.run.empty() && row.get("run_id") != o.run)) continue;
+      if (!keep(row) || (!o.run.empty() && row.run_id != o.run)) continue;
       sides.candidate.push_back(row);
-      candidate_runs.insert(row.get("run_id"));
+      candidate_runs.insert(row.run_id);
     }
     sides.baseline_label = selection.files[0];
   }

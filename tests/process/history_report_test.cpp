@@ -1,0 +1,55 @@
+// `kbench report --history`: the page and the plots the command writes for four nights.
+#include "store/results_store.hpp"
+#include "support/kbench_process.hpp"
+#include "support/night_rows.hpp"
+
+#include <gtest/gtest.h>
+
+namespace kb {
+namespace {
+
+using kbtest::four_nights;
+using kbtest::read_file;
+
+TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
+  const kbtest::TempFolder folder;
+  {
+    ResultsStore store(folder.file("nights.csv"));
+    for (const auto& row : four_nights()) store.append(row);
+  }
+  const auto run =
+      kbtest::kbench({"report", folder.file("nights.csv"), "--history", "-o", folder.file("out")});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string page = read_file(folder.file("out/history.md"));
+  EXPECT_EQ(page, R"(# Nightly history
+
+4 runs of 2 cases, oldest first. A line of a plot is one case: its median time in each run (the median of its repetitions' medians, the cards of a GPU model pooled) over its median across the runs, so that every case of a family shares one axis; the lines of one plugin share its colour. A red point is a regression: the gate (`kbench compare`, each run against the one before) failed the case as slower (at least 1.0% slower with p < 0.05).
+
+| run     | started (UTC)        | cases | regressions |
+|---------|----------------------|------:|------------:|
+| zeta    | 2026-11-10T02:00:00Z |     2 |           0 |
+| epsilon | 2026-11-11T02:00:00Z |     2 |           0 |
+| delta   | 2026-11-12T02:00:00Z |     2 |           1 |
+| alpha   | 2026-11-13T02:00:00Z |     2 |           0 |
+
+## transpose
+
+![transpose](history_transpose.png)
+
+| run   | plugin         | dtype   | shape | block | before us | after us | change |      p |
+|-------|----------------|---------|-------|-------|----------:|---------:|-------:|-------:|
+| delta | transpose/fast | float32 | 2048  | -     |     400.0 |    440.0 | +10.0% | 0.0079 |
+)");
+  // The plot: a line per case over the four days (x in hours), the regression a marked point.
+  const std::string script = read_file(folder.file("out/history_transpose.gp"));
+  EXPECT_NE(script.find("\"2026-11-12 02:00\" 48"), std::string::npos) << script;
+  EXPECT_NE(script.find("with points pt 7 ps 2 lc rgb '#d62728' title "
+                        "\"slower (the gate failed it)\""),
+            std::string::npos)
+      << script;
+  const std::string data = read_file(folder.file("out/history_transpose.dat"));
+  EXPECT_NE(data.find("48\t1.04762"), std::string::npos) << data;  // 440 over the median 420
+}
+
+}  // namespace
+}  // namespace kb
