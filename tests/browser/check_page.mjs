@@ -162,6 +162,7 @@ async function main() {
       const at = document.querySelector(${JSON.stringify(args["scroll-to"])});
       if (!at) return null;
       at.scrollIntoView({ block: "start" });
+      scrollBy(0, -48);  // below the sticky navigation bar
       const chart = kb.charts.find((c) => at.contains(c.box) || c.box.contains(at) || c.box === at);
       if (!chart || !${Boolean(args.hover)}) return {};
       const u = chart.u;

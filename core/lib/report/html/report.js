@@ -204,7 +204,8 @@
         if (held == null || better(P.value[i], P.value[held])) best.set(key, i);
       }
       const blocksOf = (plugin, shape, model) => inPanel.filter((i) => P.plugin[i] === plugin && P.shape[i] === shape && P.model[i] === model);
-      const blockText = (i) => (P.block[i] || "-") + (P.params[i] ? " " + P.params[i] : "");
+      const blockText = (i) => [P.block[i] && P.block[i] !== "-" ? P.block[i] : "", P.params[i]]
+          .filter((t) => t).join(" ") || "-";
       const pointTip = (i, others) => {
         const rows = [
           [unit, `<b>${fmt(P.value[i])}</b>` + (P.cards[i] > 1 ? ` (median of ${P.cards[i]} cards, spread ${fmt(100 * P.spread[i])}%)` : "")],
@@ -228,7 +229,19 @@
         // All sizes: a chart per model, a line per plugin at its best block.
         const grid = el("div", { class: "grid2" });
         charts.append(grid);
-        const xs = shapes.map(elements);
+        // x: the shape's elements; shapes of as many elements (8192x4096, 4096x8192) a little
+        // apart, so that each keeps its point and its label.
+        const xs = [];
+        shapes.forEach((shape, k) => {
+          let x = elements(shape);
+          while (xs.includes(x)) x *= state.logX ? 1.04 : 1.0004;
+          xs[k] = x;
+        });
+        // Room on both sides, for the first and last points and their slanted labels.
+        const first = Math.min(...xs), last = Math.max(...xs);
+        const xRange = state.logX ? [first / 1.5, last * 1.5]
+                                  : [first - 0.05 * (last - first || 1), last + 0.08 * (last - first || 1)];
+        const specs = [];
         for (const model of models) {
           const series = [{}], columns = [xs], sources = [null];
           for (const plugin of allPlugins) {
@@ -245,10 +258,14 @@
           const box = el("div", { class: "chart", "data-chart": "explorer" },
               el("div", { class: "chart-title" }, `${family.name} on ${model}: ${panelText(state.panel)}, best block per plugin and size`));
           grid.append(box);
+          specs.push({ model, box, series, columns, sources });
+        }
+        // Drawn once every box has its place in the grid, at its width.
+        for (const { model, box, series, columns, sources } of specs) {
           const m = data.models.find((x) => x.label === model);
           const ceiling = family.metric === "gbps" && m && m.copy_gbps ? m.copy_gbps : null;
           const u = kb.chart(box, {
-            scales: { x: { time: false, distr: state.logX ? 3 : 1, log: 2 }, y: { distr: state.logY ? 3 : 1, range: (u, lo, hi) => [state.logY ? lo / 1.2 : 0, Math.max(hi, ceiling || 0) * 1.08] } },
+            scales: { x: { time: false, distr: state.logX ? 3 : 1, log: 2, range: () => xRange }, y: { distr: state.logY ? 3 : 1, range: (u, lo, hi) => [state.logY ? lo / 1.2 : 0, Math.max(hi, ceiling || 0) * 1.08] } },
             axes: [{ label: "problem size (shape; elements)", splits: () => xs, values: (u, v) => v.map((x) => shapes[xs.indexOf(x)] ?? ""), rotate: -35, size: 80, space: 10 },
                    yAxis],
             series,
