@@ -20,13 +20,10 @@ namespace {
 
 struct VerdictOptions {
   std::string baseline_run, run, junit;
-  double min_effect_percent = 1, alpha = 0.05;
-  std::optional<double> fail_slower_percent;
-  // Whether any of them was given (a default given explicitly passes unseen): they mean nothing
-  // to a pivot.
+  GateOptions gate;
+  // Whether any of them was given: they mean nothing to a pivot.
   bool given() const {
-    return !baseline_run.empty() || !run.empty() || !junit.empty() || fail_slower_percent ||
-           min_effect_percent != 1 || alpha != 0.05;
+    return !baseline_run.empty() || !run.empty() || !junit.empty() || gate.given();
   }
 };
 
@@ -35,14 +32,9 @@ po::options_description verdict_options(VerdictOptions& o) {
   d.add_options()
       ("baseline-run", po::value(&o.baseline_run),
        "the run the others are held against (without it: two CSV files, the baseline first)")
-      ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)")
-      ("fail-slower",
-       po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
-       "exit 1 when a case is slower, with confidence, by more than PCT percent (default: "
-       "--min-effect); a case no longer ok, or missing, always fails")
-      ("min-effect", po::value(&o.min_effect_percent)->default_value(o.min_effect_percent),
-       "a smaller change, in percent, is 'same' however significant")
-      ("alpha", po::value(&o.alpha)->default_value(o.alpha), "significance of the rank test")
+      ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)");
+  add_gate_options(d, o.gate);
+  d.add_options()
       ("junit", po::value(&o.junit), "also write the verdicts as JUnit XML to this file");
   return d;
 }
@@ -119,19 +111,12 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
     throw InputError("unknown --format '" + format +
                      "' for verdicts (markdown, json or benchmark-action)");
   }
-  if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("--alpha must lie between 0 and 1");
-  if (!(o.min_effect_percent >= 0) || !(o.fail_slower_percent.value_or(0) >= 0)) {
-    throw InputError("--min-effect and --fail-slower must be percentages of 0 or more");
-  }
+  const GateRequest request = o.gate.request();
   std::ofstream junit;
   if (!o.junit.empty()) {
     junit.open(o.junit);
     if (!junit) throw InputError("cannot write the JUnit file '" + o.junit + "'");
   }
-  GateRequest request;
-  request.alpha = o.alpha;
-  request.min_effect = o.min_effect_percent / 100;
-  if (o.fail_slower_percent) request.fail_slower = *o.fail_slower_percent / 100;
   const Sides sides = sides_of(selection, o);
   Gate result = gate(sides.baseline, sides.candidate, request);
   result.baseline_label = sides.baseline_label;

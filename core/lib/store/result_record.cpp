@@ -48,6 +48,10 @@ ResultRecord record_of(const ResultRow& row) {
   r.timestamp_utc = text("timestamp_utc");
   r.run_id = text("run_id");
   r.host = text("host");
+  r.kbench_version = text("kbench_version");
+  r.throttle = text("throttle");
+  r.power_w = measured("power_w");
+  r.temperature_c = measured("temperature_c");
   r.gpu_name = text("gpu_name");
   r.gpu_uuid = text("gpu_uuid");
   r.compute_capability = text("compute_capability");

@@ -16,7 +16,7 @@ namespace kb {
 
 struct ResultRecord {
   // When and where: the timestamp as written ("2026-11-21T23:59:01Z", which sorts as it reads).
-  std::string timestamp_utc, run_id, host;
+  std::string timestamp_utc, run_id, host, kbench_version;
 
   // The GPU and its measured facts; empty for a host plugin's row.
   std::string gpu_name, gpu_uuid, compute_capability;
@@ -32,7 +32,8 @@ struct ResultRecord {
   std::string other_status, message;
   std::optional<double> median_us, min_us, noise, batch_us, host_us;
   std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
-  std::optional<double> energy_j, gb_per_j, gflop_per_j;
+  std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
+  std::string throttle;  // the clock-slowdown reasons NVML gave, "" when none
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
 
