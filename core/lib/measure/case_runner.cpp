@@ -251,6 +251,9 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
     }
   };
   std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices(seed);
+  // A launch the warm-up found slow: its first sample is the checked one (and counts as a
+  // sample), so no launch is spent on checking alone.
+  if (sampling.slow && !checked.empty()) checked = {0};
   int void_in_a_row = 0;
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
@@ -470,14 +473,18 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   // Warm-up, with the stream not held: whatever a first launch does (load a lazily loaded module,
   // create a library's handle or plan, touch pages) waits for the device, so it must not happen
   // behind the blocking kernel.
+  double warm_up_us = 0;
   if (!options_.profile) {
+    const auto warm_up = Clock::now();
     if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
     if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) != KB_OK) {
       return finish(status, "launch");
     }
+    warm_up_us = seconds_since(warm_up) * 1e6;
   }
 
   Sampling sampling;
+  sampling.slow = warm_up_us >= kSlowLaunchUs;
   Failure failure;
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
   // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its

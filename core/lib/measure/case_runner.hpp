@@ -55,6 +55,7 @@ class CaseRunner {
     // The outputs of the first checked launch: every later launch on the same inputs must leave
     // the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
     std::optional<std::uint64_t> first_output;
+    bool slow = false;  // the warm-up launch took kSlowLaunchUs or more
   };
   // A check that failed: its name and what it found, for the row.
   struct Failure {
