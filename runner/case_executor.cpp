@@ -2,6 +2,7 @@
 
 #include "device/device_info.hpp"
 #include "interruption.hpp"
+#include "plugin/kernel_manifest.hpp"
 #include "plugin/loader.hpp"
 
 #include <signal.h>
@@ -42,8 +43,11 @@ const DeviceInfo* CaseExecutor::device_info(int index) {
 
 bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   const auto& rule = options_.timing.rule;
+  // A kernel file runs in kbench's own strategy; the worker reads it again and refuses it if it
+  // changed since the run planned it.
+  const bool kernel = c.plugin->kind == PartKind::kernel;
   std::vector<std::string> args = {
-      executable_path(), "worker", "--plugin-file", c.plugin->file,
+      executable_path(), "worker", kernel ? "--kernel-file" : "--plugin-file", c.plugin->file,
       "--device", std::to_string(c.request.device),
       "--copy-gbps", option_number(bandwidth_[c.request.device].copy_gbps),
       "--read-gbps", option_number(bandwidth_[c.request.device].read_gbps),
@@ -52,6 +56,10 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
       option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
       "--max-noise", option_number(rule.max_noise),
       "--energy-window", option_number(options_.timing.energy_window_seconds)};
+  if (kernel && c.plugin->kernel) {
+    args.push_back("--kernel-sha256");
+    args.push_back(c.plugin->kernel->sha256);
+  }
   if (c.plugin->referee) {
     args.push_back("--family-file");
     args.push_back(c.plugin->referee->file);

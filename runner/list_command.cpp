@@ -1,10 +1,12 @@
 // `kbench list`: every plugin found, with what it supports and where it came from.
 #include "case/case_spec.hpp"
 #include "commands.hpp"
+#include "kernel_parts.hpp"
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -32,13 +34,14 @@ std::string params_text(const PluginInfo& plugin) {
 }  // namespace
 
 int list_command(const std::vector<std::string>& args) {
-  std::vector<std::string> dirs, families, globs;
+  std::vector<std::string> dirs, families, globs, kernel_files;
   po::options_description description("kbench list");
   description.add_options()("help,h", "show this help")(
       "family", po::value(&families)->composing(), "only these families (repeatable)")(
       "plugin", po::value(&globs)->composing(), "only plugins whose name matches this glob "
                                                  "(repeatable), as in kbench run");
   description.add(plugin_path_options(dirs));
+  description.add(kernel_file_options(kernel_files));
   const auto vm = parse_with_config(args, description, "list");
   if (vm.count("help")) {
     std::cout << "Usage: kbench list [options]\n" << description;
@@ -50,10 +53,18 @@ int list_command(const std::vector<std::string>& args) {
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
-  // As run selects: a family or glob that matches nothing is refused by name.
-  const auto listed = families.empty() && globs.empty()
-                          ? discovery.plugins
-                          : select_plugins(discovery.plugins, families, globs);
+  // As run selects: a family or glob that matches nothing is refused by name; kernel files are
+  // read and checked against their families (not compiled: kbench validate FILE does that), and
+  // listed alone without --family or --plugin.
+  const auto kernels = load_kernel_parts(kernel_files, discovery.families, discovery.plugins);
+  auto everything = discovery.plugins;
+  everything.insert(everything.end(), kernels.begin(), kernels.end());
+  std::vector<std::shared_ptr<const PluginInfo>> listed =
+      families.empty() && globs.empty() ? (kernels.empty() ? discovery.plugins : kernels)
+                                        : select_plugins(everything, families, globs);
+  for (const auto& k : kernels) {
+    if (std::find(listed.begin(), listed.end(), k) == listed.end()) listed.push_back(k);
+  }
   std::cout << "| plugin | device | dtypes | ops | launch shape | params | version | built for | "
                "file |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : listed) {

@@ -80,6 +80,15 @@ po::options_description plugin_path_options(std::vector<std::string>& dirs) {
   return d;
 }
 
+po::options_description kernel_file_options(std::vector<std::string>& files) {
+  po::options_description d("Kernel files");
+  d.add_options()("kernel", po::value(&files)->composing(),
+                  "also run this kernel file: a .cu (compiled with NVRTC), .ptx, .cubin or .fatbin "
+                  "with its manifest beside it or in it (repeatable; without --family or --plugin, "
+                  "only the kernel files run; docs/kernel-files.md)");
+  return d;
+}
+
 po::options_description timing_options(TimingOptions& timing, bool& hide_latency_off) {
   StoppingRule& rule = timing.rule;
   po::options_description d("Timing");
@@ -302,6 +311,9 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
   for (const auto& dir : o.plugin_dirs) {
     if (dir.empty()) throw InputError("--plugins names an empty folder");
   }
+  for (const auto& file : o.kernel_files) {
+    if (file.empty()) throw InputError("--kernel names an empty file");
+  }
 }
 
 bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
@@ -342,7 +354,8 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       .add(results_options(o))
       .add(case_timeout_option(o.case_timeout_seconds))
       .add(timing_options(o.timing, latency_off))
-      .add(plugin_path_options(o.plugin_dirs));
+      .add(plugin_path_options(o.plugin_dirs))
+      .add(kernel_file_options(o.kernel_files));
   const auto vm = parse_with_config(args, all, "run");
   if (vm.count("help")) {
     std::cout << "Usage: kbench run [options]\n" << all;
@@ -421,7 +434,8 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
       .add(simulation)
       .add(case_timeout_option(run.case_timeout_seconds))
       .add(timing_options(run.timing, latency_off))
-      .add(plugin_path_options(run.plugin_dirs));
+      .add(plugin_path_options(run.plugin_dirs))
+      .add(kernel_file_options(run.kernel_files));
   const auto vm = parse_with_config(args, all, "tune");
   if (vm.count("help")) {
     std::cout << "Usage: kbench tune --plugin P [--sizes ...] [--strategy S] [--budget N | --time S]\n"
@@ -439,7 +453,7 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
   }
   if (!o.simulate.empty()) {
     for (const char* measuring : {"output", "run-id", "resume", "best", "device", "sizes", "blocks",
-                                  "dtypes", "ops", "param", "time"}) {
+                                  "dtypes", "ops", "param", "time", "kernel"}) {
       if (vm.count(measuring) && !vm[measuring].defaulted()) {
         throw InputError(std::string("--simulate replays measured rows and measures nothing: it "
                                      "cannot be combined with --") + measuring);
@@ -451,7 +465,9 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
   if (vm.count("within") && !vm["within"].defaulted()) {
     throw InputError("--within goes with --simulate");
   }
-  if (run.sweep.plugin_globs.empty()) throw InputError("kbench tune needs --plugin (the plugins to tune)");
+  if (run.sweep.plugin_globs.empty() && run.kernel_files.empty()) {
+    throw InputError("kbench tune needs --plugin or --kernel (the plugins to tune)");
+  }
   if (o.strategies.size() > 1) throw InputError("kbench tune takes one --strategy (several with --simulate)");
   if (o.strategies.empty()) o.strategies = {"exhaustive"};
   if (o.strategies.front() != "exhaustive" && o.budget == 0 && o.seconds == 0) {

@@ -25,6 +25,9 @@ po::parsed_options parse_command_line(
 struct RunOptions {
   SweepRequest sweep;
   std::vector<std::string> plugin_dirs;
+  // Kernel files (--kernel: .cu, .ptx, .cubin, .fatbin with a manifest), run as strategies of
+  // their families (docs/kernel-files.md).
+  std::vector<std::string> kernel_files;
   std::string output = "results/results.csv";
   std::string run_id;
   bool resume = false;
@@ -52,6 +55,8 @@ struct TuneOptions {
 };
 
 po::options_description plugin_path_options(std::vector<std::string>& dirs);
+// --kernel FILE (repeatable).
+po::options_description kernel_file_options(std::vector<std::string>& files);
 // --case-timeout: seconds, in (0, one week].
 po::options_description case_timeout_option(double& seconds);
 // The options the parent passes on to its workers.

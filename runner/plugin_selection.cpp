@@ -1,15 +1,18 @@
 #include "plugin_selection.hpp"
 
+#include "kernel_parts.hpp"
 #include "plan/plan.hpp"
 #include "plugin/loader.hpp"
 #include "plugin/params.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace kb {
 
 PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
-                                const std::vector<std::string>& plugin_dirs, int device_count,
+                                const std::vector<std::string>& plugin_dirs,
+                                const std::vector<std::string>& kernel_files, int device_count,
                                 const std::string& why_no_device) {
   const Discovery discovery = probe.discover(plugin_search_path(plugin_dirs));
   for (const auto& failure : discovery.failures) {
@@ -19,7 +22,16 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   for (const auto& warning : selection.families.warnings()) {
     std::cerr << "kbench: " << warning << "\n";
   }
-  const auto selected = select_plugins(discovery.plugins, sweep.families, sweep.plugin_globs);
+  const auto kernels = load_kernel_parts(kernel_files, discovery.families, discovery.plugins);
+  std::vector<std::shared_ptr<const PluginInfo>> selected;
+  if (kernels.empty() || !sweep.families.empty() || !sweep.plugin_globs.empty()) {
+    auto everything = discovery.plugins;
+    everything.insert(everything.end(), kernels.begin(), kernels.end());
+    selected = select_plugins(everything, sweep.families, sweep.plugin_globs);
+  }
+  for (const auto& k : kernels) {
+    if (std::find(selected.begin(), selected.end(), k) == selected.end()) selected.push_back(k);
+  }
   // Checked against every plugin selected, before those that cannot run here are dropped: a
   // --param refused on a GPU machine is refused without a device too.
   if (sweep.cases.empty()) check_param_request(selected, parse_param_options(sweep.params));
@@ -27,10 +39,14 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   for (const auto& p : selected) {
     if (p->device == KB_DEVICE_CUDA && device_count == 0) {
       skipped += (skipped.empty() ? "" : ", ") + p->name;
+      if (p->kind == PartKind::kernel) selection.kernels_without_device.push_back(p);
     } else {
       selection.runnable.push_back(p);
     }
   }
+  // Compiled all the same: a broken kernel file is refused on any machine, before anything else
+  // is said of it.
+  check_kernels_without_device(probe, selection.kernels_without_device, sweep, selection.families);
   if (!skipped.empty()) {
     std::cerr << "kbench: no CUDA device found (" << why_no_device
               << "); skipping the CUDA plugins: " << skipped << "\n";

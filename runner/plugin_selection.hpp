@@ -16,13 +16,19 @@ namespace kb {
 struct PluginSelection {
   std::vector<std::shared_ptr<const PluginInfo>> runnable;
   FamilyTable families;  // as every plugin found describes them, not only those selected
+  // Kernel files selected that cannot run here (no CUDA device): checked all the same (compiled)
+  // by select_runnable, so a broken one is refused on any machine (kernel_parts.hpp).
+  std::vector<std::shared_ptr<const PluginInfo>> kernels_without_device;
 };
 
 // Says on standard error, one line each, which files were skipped (refused by the loader, or
 // their loading crashed) and, without a CUDA device, which selected CUDA plugins cannot run.
-// An InputError names a family or glob that matched nothing.
+// An InputError names a family or glob that matched nothing, or a kernel file that cannot be
+// read as its manifest says. Kernel files (`kernel_files`) are always selected; without
+// --family and --plugin they alone are.
 PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
-                                const std::vector<std::string>& plugin_dirs, int device_count,
+                                const std::vector<std::string>& plugin_dirs,
+                                const std::vector<std::string>& kernel_files, int device_count,
                                 const std::string& why_no_device);
 
 }  // namespace kb

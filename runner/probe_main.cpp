@@ -3,9 +3,13 @@
 // loader's reason (`refused`), and each `accepts` record with the plugin's `verdict`. Before each
 // step that runs plugin code it says so (`step`), so that the parent can name the step a crash
 // or a hang happened in.
+#include "case/case_spec.hpp"
 #include "commands.hpp"
+#include "kernel/kernel_strategy.hpp"
+#include "plugin/kernel_manifest.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
+#include "util/input_error.hpp"
 #include "util/plugin_text.hpp"
 
 #include <fcntl.h>
@@ -14,6 +18,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <sstream>
 
 namespace kb {
 namespace {
@@ -22,6 +27,98 @@ constexpr int kAnswersFd = 3;
 
 void send(const std::string& kind, const Record& record) {
   if (!write_text(kAnswersFd, encode_record(kind, record))) _exit(0);  // the parent is gone
+}
+
+using LoadedParts = std::map<std::string, std::shared_ptr<const LoadedPlugin>>;
+
+// Where the manifest's operands are not among the family's: a family allocates a small case on
+// the host (its first check size) and says how many inputs and outputs it has. "" when they are,
+// or when the family cannot say.
+std::string check_operands(const KernelManifest& m, const KernelFamily& family) {
+  if (family.info == nullptr) return "";
+  const FamilyInfo f = describe_family_fields(*family.info);
+  Extent shape;
+  try {
+    shape = broadcast(parse_sizes(f.check_sizes).front(), f.rank);
+  } catch (const std::exception&) {
+    return "";
+  }
+  for (std::uint32_t bit = 1; bit != 0 && bit <= m.dtypes; bit <<= 1) {
+    if (!(m.dtypes & bit)) continue;
+    CaseRequest r;
+    r.dtype = static_cast<kb_dtype>(bit);
+    r.op = m.ops.empty() ? "" : m.ops.front();
+    r.shape = shape;
+    r.block.dims = {32, 1, 1};
+    r.device = -1;
+    const kb_case c = r.to_abi();
+    void* state = nullptr;
+    kb_buffers buffers{};
+    kb_message message{};
+    if (family.create(&c, KB_DEVICE_HOST, &state, &buffers, &message) != KB_OK) continue;
+    family.destroy(state);
+    for (std::size_t i = 0; i < m.args.size(); ++i) {
+      const KernelArg& a = m.args[i];
+      const bool input = a.role == ArgRole::input;
+      if (!input && a.role != ArgRole::output) continue;
+      const std::uint32_t count = input ? buffers.input_count : buffers.output_count;
+      if (static_cast<std::uint32_t>(a.index) >= count) {
+        return a.describe(i) + ": the " + m.family + " family has " + std::to_string(count) +
+               (input ? " input" : " output") + (count == 1 ? "" : "s") +
+               (count == 0 ? "" : std::string(" (") + (input ? "input" : "output") + ":0" +
+                                      (count > 1 ? " to :" + std::to_string(count - 1) : "") + ")");
+      }
+    }
+    return "";
+  }
+  return "";
+}
+
+// A `kernel` record: the kernel file read again (it must be the file the parent read), bound to
+// its family's library, its operands held to the family's, its variants built and, with a device,
+// loaded, each case's launch formed.
+void check_kernel(Record& fields, LoadedParts& loaded) {
+  std::string file = fields["file"];
+  try {
+    auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(file));
+    if (manifest->sha256 != fields["sha256"]) {
+      throw InputError(file + ": the file changed since kbench read it");
+    }
+    const std::string family_file = fields["family-file"];
+    if (family_file.empty()) throw InputError(file + ": no library of its family");
+    auto family = loaded.find(family_file);
+    if (family == loaded.end()) {
+      send("step", {{"name", "loading the family library"}});
+      family = loaded.emplace(family_file, load_plugin(family_file)).first;
+    }
+    if (family->second->family == nullptr) throw InputError(family_file + " is not a family");
+    bind_to_family(*manifest, family->second->info);
+    if (const std::string wrong = check_operands(*manifest, *family->second->family);
+        !wrong.empty()) {
+      throw InputError(file + ": " + wrong);
+    }
+    std::vector<CaseRequest> cases;
+    std::istringstream lines(fields["cases"]);
+    for (std::string line, kind; std::getline(lines, line);) {
+      Record c;
+      if (decode_record(line, kind, c) && kind == "case") cases.push_back(decode_case(c));
+    }
+    const int device = std::stoi(fields["device"]);
+    KernelCheck check;
+    try {
+      check = check_kernel_file(*manifest, cases, device, CodeCache(kernel_cache_dir()),
+                                [](const std::string& what) { send("step", {{"name", what}}); });
+    } catch (const KernelBuildError& e) {
+      throw InputError(file + ": " + e.what());
+    }
+    Record answer{{"summary", check.summary}};
+    for (const auto& [index, reason] : check.unsupported) {
+      answer["unsupported." + std::to_string(index)] = reason;
+    }
+    send("built", answer);
+  } catch (const std::exception& e) {
+    send("refused", {{"reason", e.what()}});
+  }
 }
 
 }  // namespace
@@ -38,6 +135,10 @@ int probe_command(const std::vector<std::string>&) {
   Record fields;
   while (input.read_line(line, -1) == LineReader::Status::line) {
     if (!decode_record(line, kind, fields) || !fields.count("file")) continue;
+    if (kind == "kernel") {
+      check_kernel(fields, loaded);
+      continue;
+    }
     const std::string file = fields["file"];
     fields.erase("file");
     auto plugin = loaded.find(file);

@@ -8,6 +8,7 @@
 #include "device/device_info.hpp"
 #include "exit_codes.hpp"
 #include "interruption.hpp"
+#include "kernel_parts.hpp"
 #include "options.hpp"
 #include "plan/case_queue.hpp"
 #include "plugin/loader.hpp"
@@ -100,8 +101,9 @@ int run_command(const std::vector<std::string>& args) {
   {
     // The plugins' own code (loading, accepts()) runs in the probe, bounded by --case-timeout.
     PluginProbe probe(executable_path(), options.case_timeout_seconds);
-    const PluginSelection selection = select_runnable(probe, options.sweep, options.plugin_dirs,
-                                                      device_count, why_no_device);
+    const PluginSelection selection =
+        select_runnable(probe, options.sweep, options.plugin_dirs, options.kernel_files,
+                        device_count, why_no_device);
     if (selection.runnable.empty()) {
       std::cerr << "kbench: nothing to run\n";
       return kExitOk;
@@ -121,6 +123,8 @@ int run_command(const std::vector<std::string>& args) {
     } else {
       plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
     }
+    // Kernel files are compiled (or found in the cache) and checked before any case runs.
+    check_planned_kernels(probe, plan);
   }
   for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
   if (plan.cases.empty()) {

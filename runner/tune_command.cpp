@@ -10,6 +10,7 @@
 #include "device/device_info.hpp"
 #include "exit_codes.hpp"
 #include "interruption.hpp"
+#include "kernel_parts.hpp"
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
@@ -270,13 +271,15 @@ int tune_command(const std::vector<std::string>& args) {
   std::vector<Problem> problems;
   {
     PluginProbe probe(executable_path(), run.case_timeout_seconds);
-    const PluginSelection selection =
-        select_runnable(probe, run.sweep, run.plugin_dirs, device_count, why_no_device);
+    const PluginSelection selection = select_runnable(probe, run.sweep, run.plugin_dirs,
+                                                      run.kernel_files, device_count,
+                                                      why_no_device);
     if (selection.runnable.empty()) {
       std::cerr << "kbench: nothing to tune\n";
       return kExitOk;
     }
-    const Plan plan = plan_sweep(selection.runnable, run.sweep, selection.families, probe);
+    Plan plan = plan_sweep(selection.runnable, run.sweep, selection.families, probe);
+    check_planned_kernels(probe, plan);
     for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
     problems = problems_of(plan, context);
   }

@@ -10,7 +10,9 @@
 #include "case/case_spec.hpp"
 #include "commands.hpp"
 #include "device/device_info.hpp"
+#include "kernel_parts.hpp"
 #include "options.hpp"
+#include "plugin/kernel_manifest.hpp"
 #include "plugin/family_table.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
@@ -143,8 +145,11 @@ ToolCase tool_case(const ResultRow& row, const SmallCase& small) {
 }
 
 // One tool over the case: its line, and whether it found errors.
-bool run_tool(const std::string& sanitizer, const std::string& tool, const std::string& plugin,
-              const ToolCase& c, const fs::path& work, double case_timeout) {
+// `selection`: the `kbench run` options that select the plugin alone ("--plugins DIR --plugin
+// NAME", or "--kernel FILE").
+bool run_tool(const std::string& sanitizer, const std::string& tool,
+              const std::vector<std::string>& selection, const ToolCase& c, const fs::path& work,
+              double case_timeout) {
   const fs::path folder = work / tool;
   fs::create_directories(folder);
   // The tool slows kernels by one or two orders of magnitude; the case is small.
@@ -155,9 +160,9 @@ bool run_tool(const std::string& sanitizer, const std::string& tool, const std::
       // probing what the device has); the tools are asked about device code.
       "--report-api-errors", "no", "--print-limit", "10",
       "--log-file", (folder / "process.%p.log").string(),
-      executable_path(), "run", "--plugins", (work / "plugin").string(), "--plugin", plugin,
-      "--profile", "--output", (folder / "case.csv").string(), "--run-id", "validate-" + tool,
-      "--case-timeout", option_number(timeout)};
+      executable_path(), "run", "--profile", "--output", (folder / "case.csv").string(),
+      "--run-id", "validate-" + tool, "--case-timeout", option_number(timeout)};
+  argv.insert(argv.end(), selection.begin(), selection.end());
   argv.insert(argv.end(), c.options.begin(), c.options.end());
   const int code = run_logged(argv, (folder / "tool.out").string(), 3 * timeout + 120);
   std::string text;
@@ -194,7 +199,7 @@ bool run_tool(const std::string& sanitizer, const std::string& tool, const std::
 
 // Runs memcheck, then racecheck (shared-memory hazards), on the case; true when either found an
 // error. Says in one line why it did not run where it cannot.
-bool sanitize(const std::string& plugin, const ToolCase& c, const fs::path& work,
+bool sanitize(const std::vector<std::string>& selection, const ToolCase& c, const fs::path& work,
               double case_timeout) {
   std::string looked;
   const std::string sanitizer = find_compute_sanitizer(looked);
@@ -204,8 +209,8 @@ bool sanitize(const std::string& plugin, const ToolCase& c, const fs::path& work
     return false;
   }
   std::cout << "compute-sanitizer: " << sanitizer << ", on " << c.label << "\n";
-  bool errors = run_tool(sanitizer, "memcheck", plugin, c, work, case_timeout);
-  errors = run_tool(sanitizer, "racecheck", plugin, c, work, case_timeout) || errors;
+  bool errors = run_tool(sanitizer, "memcheck", selection, c, work, case_timeout);
+  errors = run_tool(sanitizer, "racecheck", selection, c, work, case_timeout) || errors;
   return errors;
 }
 
@@ -253,6 +258,91 @@ int validate_family(PluginProbe& probe, const PluginInfo& family) {
   return 0;
 }
 
+// ---- a kernel file ---------------------------------------------------------------------------
+
+bool is_kernel_file(const std::string& file) {
+  const std::string ext = fs::path(file).extension().string();
+  return ext == ".cu" || ext == ".ptx" || ext == ".cubin" || ext == ".fatbin";
+}
+
+// A kernel file: its manifest read and bound to its family, its variants for the family's small
+// cases compiled and checked in the probe (any problem: one line, exit 2), then, with a device,
+// those cases run and checked by the family, and the first that passed under compute-sanitizer.
+int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
+                    double case_timeout, bool no_sanitizer) {
+  PluginProbe probe(executable_path(), case_timeout);
+  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
+  const auto parts = load_kernel_parts({file}, found.families, found.plugins);
+  const auto& part = parts.front();
+  const KernelManifest& m = *part->kernel;
+  std::cout << "loaded " << part->name << " (family " << part->family << ", version "
+            << part->version << ", " << format_name(m.format) << ", " << dtype_list(part->dtypes)
+            << (part->ops.empty() ? "" : ", ops " + part->ops)
+            << (part->params.empty() ? "" : ", " + std::to_string(part->params.size()) + " knobs")
+            << "; manifest " << m.manifest_file << ")\n";
+  std::cout << "referee: the " << part->family << " family's library (version "
+            << part->referee->version << ", " << part->referee->file << ")\n";
+
+  const FamilyTable families(found.families, found.plugins);
+  const SmallCase small = small_case(*part, found);
+  const bool device = cuda_device_count(nullptr) > 0;
+  SweepRequest sweep;
+  sweep.sizes = small.sizes;
+  sweep.blocks = small.blocks;
+  sweep.dtypes = dtype_list(part->dtypes);
+  sweep.devices = {device ? 0 : -1};
+  Plan plan = plan_sweep({part}, sweep, families, probe);
+  check_planned_kernels(probe, plan);
+  const auto planned = std::count_if(plan.cases.begin(), plan.cases.end(),
+                                     [](const PlannedCase& c) { return !c.outcome; });
+  if (!device) {
+    const char* checked =
+        m.format == KernelFormat::source ? "compiled, parameters checked against its PTX,"
+        : m.format == KernelFormat::ptx  ? "parameters checked against its PTX"
+                                         : "read (its parameters are the driver's to tell, on a "
+                                           "device)";
+    std::cout << checked << " for " << planned << " small cases; no CUDA device here, so no case "
+              << "was run\n";
+    if (!no_sanitizer) say_no_device_for_sanitizer();
+    return 0;
+  }
+
+  const fs::path work = fs::temp_directory_path() / fs::unique_path("kbench-validate-%%%%-%%%%");
+  fs::create_directories(work);
+  std::vector<std::string> run_args = {
+      "--kernel", file, "--sizes", small.sizes, "--blocks", small.blocks, "--dtypes",
+      sweep.dtypes, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
+      "--run-id", "validate", "--case-timeout", option_number(case_timeout)};
+  for (const auto& dir : plugin_dirs) run_args.insert(run_args.end(), {"--plugins", dir});
+  const int code = run_command(run_args);
+  std::size_t ok = 0, total = 0;
+  std::optional<ResultRow> first_ok;
+  if (fs::exists(work / "validate.csv")) {
+    for (const auto& row : read_results((work / "validate.csv").string())) {
+      ++total;
+      if (row.get("status") == "ok") {
+        ++ok;
+        if (!first_ok) first_ok = row;
+      }
+    }
+  }
+  const bool valid = code == 0 && ok > 0;
+  std::cout << (valid ? "valid: " : "invalid: ") << ok << " of " << total
+            << " small cases ran and verified\n";
+  bool sanitizer_errors = false;
+  if (valid && no_sanitizer) {
+    std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
+  } else if (valid) {
+    std::vector<std::string> selection = {"--kernel", file};
+    for (const auto& dir : plugin_dirs) selection.insert(selection.end(), {"--plugins", dir});
+    sanitizer_errors = sanitize(selection, tool_case(*first_ok, small), work, case_timeout);
+    if (sanitizer_errors) std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
+  }
+  boost::system::error_code ignored;
+  fs::remove_all(work, ignored);
+  return valid && !sanitizer_errors ? 0 : 1;
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
@@ -262,7 +352,8 @@ int validate_command(const std::vector<std::string>& args) {
   std::vector<std::string> plugin_dirs;
   po::options_description description("kbench validate");
   description.add_options()("help,h", "show this help")(
-      "plugin-file", po::value(&given)->required(), "the strategy's (or family's) shared library")(
+      "plugin-file", po::value(&given)->required(),
+      "the strategy's (or family's) shared library, or a kernel file with its manifest")(
       "no-sanitizer", po::bool_switch(&no_sanitizer),
       "do not run the small case under compute-sanitizer (memcheck, racecheck)");
   description.add(case_timeout_option(case_timeout));
@@ -273,8 +364,8 @@ int validate_command(const std::vector<std::string>& args) {
   try {
     po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("help")) {
-      std::cout << "Usage: kbench validate FILE.so [--plugins DIR] [--case-timeout S] "
-                   "[--no-sanitizer]\n"
+      std::cout << "Usage: kbench validate FILE.so|FILE.cu|FILE.ptx|FILE.cubin|FILE.fatbin "
+                   "[--plugins DIR] [--case-timeout S] [--no-sanitizer]\n"
                 << "A version 3 strategy's family library (its referee) is looked for among the "
                    "installed plugins, in each --plugins folder, then beside FILE.so.\n"
                 << description;
@@ -287,6 +378,7 @@ int validate_command(const std::vector<std::string>& args) {
   if (given.empty()) throw InputError("kbench validate: the plugin file is empty");
   const std::string file = fs::absolute(given).lexically_normal().string();
   if (!fs::is_regular_file(file)) throw InputError("no such file '" + given + "'");
+  if (is_kernel_file(file)) return validate_kernel(given, plugin_dirs, case_timeout, no_sanitizer);
   std::string failure;
   PluginProbe probe(executable_path(), case_timeout);
   const auto plugin = probe.load(file, failure);
@@ -390,7 +482,8 @@ int validate_command(const std::vector<std::string>& args) {
     if (no_sanitizer) {
       std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
     } else {
-      sanitizer_errors = sanitize(api->name, tool_case(*first_ok, small), work, case_timeout);
+      sanitizer_errors = sanitize({"--plugins", (work / "plugin").string(), "--plugin", api->name},
+                                  tool_case(*first_ok, small), work, case_timeout);
       if (sanitizer_errors) {
         std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
       }

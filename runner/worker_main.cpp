@@ -3,6 +3,7 @@
 // flight: the parent records it and starts a fresh worker.
 #include "commands.hpp"
 #include "device/bandwidth.hpp"
+#include "kernel/kernel_strategy.hpp"
 #include "measure/case_runner.hpp"
 #include "options.hpp"
 #include "plugin/loader.hpp"
@@ -35,14 +36,15 @@ int worker_command(const std::vector<std::string>& args) {
   // parent's terminal uninvited, so standard output goes nowhere.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
 
-  std::string file, family_file;
+  std::string file, family_file, kernel_file, kernel_sha256;
   int device = -1;
   MeasuredBandwidth bandwidth;
   TimingOptions timing;
   bool latency_off = false;
   po::options_description description;
-  description.add_options()("plugin-file", po::value(&file)->required(), "")(
-      "family-file", po::value(&family_file), "")(
+  description.add_options()("plugin-file", po::value(&file), "")(
+      "family-file", po::value(&family_file), "")("kernel-file", po::value(&kernel_file), "")(
+      "kernel-sha256", po::value(&kernel_sha256), "")(
       "device", po::value(&device), "")("copy-gbps", po::value(&bandwidth.copy_gbps), "")(
       "read-gbps", po::value(&bandwidth.read_gbps), "")("l2-gbps", po::value(&bandwidth.l2_gbps),
                                                          "");
@@ -55,22 +57,38 @@ int worker_command(const std::vector<std::string>& args) {
 
   Record hello;
   try {
-    const auto plugin = load_plugin(file);
+    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks build,
+    // load and launch the file's kernel as its manifest says).
+    std::shared_ptr<const LoadedPlugin> plugin;
+    std::unique_ptr<KernelFileStrategy> kernel;
     // The referee: the family's own library, loaded beside the strategy it judges.
     std::shared_ptr<const LoadedPlugin> family;
     if (!family_file.empty()) family = load_plugin(family_file);
-    if (plugin->api == nullptr) throw LoadError(file + " is not a strategy");
     if (family && family->family == nullptr) throw LoadError(family_file + " is not a family");
-    if (plugin->info.refereed_by_family() && !family) {
+    if (!kernel_file.empty()) {
+      auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(kernel_file));
+      if (manifest->sha256 != kernel_sha256) {
+        throw LoadError(kernel_file + " changed since the run planned it (sha256 " +
+                        manifest->sha256 + ", was " + kernel_sha256 + ")");
+      }
+      if (!family) throw LoadError(manifest->name + ": a kernel file needs its family's library");
+      bind_to_family(*manifest, family->info);
+      kernel = std::make_unique<KernelFileStrategy>(manifest, device, CodeCache(kernel_cache_dir()));
+    } else {
+      plugin = load_plugin(file);
+    }
+    if (!kernel && plugin->api == nullptr) throw LoadError(file + " is not a strategy");
+    const KernelPlugin& api = kernel ? kernel->plugin() : *plugin->api;
+    if (!kernel && plugin->info.refereed_by_family() && !family) {
       throw LoadError(plugin->info.name + ": a version 3 strategy needs its family's library");
     }
-    if (plugin->api->device == KB_DEVICE_CUDA && bandwidth.copy_gbps <= 0) {
+    if (api.device == KB_DEVICE_CUDA && bandwidth.copy_gbps <= 0) {
       bandwidth = measure_bandwidth(device);
     }
     hello["copy_gbps"] = exact_text(bandwidth.copy_gbps);
     hello["read_gbps"] = exact_text(bandwidth.read_gbps);
     hello["l2_gbps"] = exact_text(bandwidth.l2_gbps);
-    CaseRunner runner(*plugin->api, family ? family->family : nullptr, device, timing);
+    CaseRunner runner(api, family ? family->family : nullptr, device, timing);
     send("hello", hello);
 
     LineReader input(0);
@@ -78,7 +96,14 @@ int worker_command(const std::vector<std::string>& args) {
     Record fields;
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
-      const CaseOutcome outcome = runner.run(decode_case(fields));
+      const CaseRequest request = decode_case(fields);
+      CaseOutcome outcome = runner.run(request);
+      // A kernel file's row names its file, content hash and compiler options, so a nightly run
+      // sees an edited kernel.
+      if (kernel && !outcome.context_lost) {
+        const std::string note = kernel->note(request);
+        outcome.message += (outcome.message.empty() ? "" : "; ") + note;
+      }
       send("result", encode_outcome(outcome));
       if (outcome.context_lost) return 0;
     }

@@ -12,6 +12,7 @@ declare -A may_include=(
   [device]="util"
   [case]="util"
   [plugin]="util case"
+  [kernel]="util device case plugin"
   [protocol]="util case plugin"
   [measure]="util device case plugin"
   [plan]="util device case plugin protocol"

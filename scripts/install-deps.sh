@@ -2,11 +2,12 @@
 # Installs, with apt-get, whatever kbench's build needs and this Debian machine lacks. The CUDA
 # toolkit (nvcc, cuBLAS, CUB, NVTX) is expected under /usr/local/cuda already. Idempotent: a
 # machine that has everything gets no apt-get call at all. gnuplot-nox draws `kbench report`'s
-# PNGs (docs/compare-and-report.md says why gnuplot).
+# PNGs (docs/compare-and-report.md says why gnuplot); libssl-dev the SHA-256 of kernel files
+# (docs/kernel-files.md), linked statically.
 set -euo pipefail
 
 packages=(cmake g++ make git libboost-dev libboost-filesystem-dev libboost-program-options-dev
-          libfccp-dev libgtest-dev gnuplot-nox nlohmann-json3-dev)
+          libfccp-dev libgtest-dev gnuplot-nox nlohmann-json3-dev libssl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -41,8 +41,12 @@ struct ParamInfo {
   std::vector<std::string> choices;  // what --param may ask for; empty: any value
 };
 
-// A strategy (kbench_plugin) or a family's referee (kbench_family, ABI version 3).
-enum class PartKind { strategy, family };
+// A strategy (kbench_plugin), a family's referee (kbench_family, ABI version 3), or a kernel file
+// (`--kernel FILE`: a .cu, PTX, cubin or fatbin with its manifest, run by kbench's own strategy
+// and refereed by its family like a version 3 strategy; plugin/kernel_manifest.hpp).
+enum class PartKind { strategy, family, kernel };
+
+struct KernelManifest;
 
 struct PluginInfo {
   PartKind kind = PartKind::strategy;
@@ -59,9 +63,11 @@ struct PluginInfo {
   // family has none). A version 3 strategy has one; a version 1 or 2 plugin's work is counted by
   // it.
   std::shared_ptr<const PluginInfo> referee;
+  // A kernel file's manifest (kind kernel; `file` is the kernel file).
+  std::shared_ptr<const KernelManifest> kernel;
 
-  // A version 3 strategy: the family, not the plugin, owns and checks its cases.
-  bool refereed_by_family() const { return kind == PartKind::strategy && abi_version >= 3; }
+  // A version 3 strategy or a kernel file: the family, not the plugin, owns and checks its cases.
+  bool refereed_by_family() const { return kind != PartKind::family && abi_version >= 3; }
 };
 
 FamilyInfo describe_family_fields(const kb_family& family);

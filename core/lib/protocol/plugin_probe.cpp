@@ -1,5 +1,7 @@
 #include "protocol/plugin_probe.hpp"
 
+#include "case/case_spec.hpp"
+#include "plugin/kernel_manifest.hpp"
 #include "util/number_text.hpp"
 
 #include <algorithm>
@@ -38,7 +40,9 @@ PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record&
     }
   }
   // The step the probe last said it entered names where it died.
-  std::string step = kind == "accepts" ? "accepts()" : "loading";
+  std::string step = kind == "accepts" ? "accepts()"
+                     : kind == "kernel" ? "checking the kernel file"
+                                        : "loading";
   if (child_->send(kind, fields)) {
     while (true) {
       const auto status = child_->receive(answer.kind, answer.fields, timeout_ms_);
@@ -125,6 +129,10 @@ Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
 
 Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& request) {
   Acceptance verdict;
+  if (plugin.kernel) {
+    verdict.accepted = kernel_accepts(*plugin.kernel, request, verdict.reason);
+    return verdict;
+  }
   if (!plugin.has_accepts) {
     verdict.accepted = true;
     return verdict;
@@ -159,6 +167,36 @@ Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& req
                                                        "not asked again"
                                                  : verdict.fault->message);
   return verdict;
+}
+
+PluginProbe::KernelBuild PluginProbe::build_kernel(const PluginInfo& kernel,
+                                                   const std::vector<CaseRequest>& cases,
+                                                   int device) {
+  KernelBuild build;
+  std::string lines;
+  for (const auto& c : cases) lines += encode_record("case", encode_case(c));
+  Record fields{{"file", kernel.file},
+                {"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
+                {"device", std::to_string(device)},
+                {"cases", lines}};
+  if (kernel.referee) fields["family-file"] = kernel.referee->file;
+  const Answer answer = ask("kernel", fields);
+  if (answer.kind == "built") {
+    build.built = true;
+    build.summary = field(answer.fields, "summary");
+    for (const auto& [key, reason] : answer.fields) {
+      if (key.rfind("unsupported.", 0) != 0) continue;
+      if (const auto index = parse_unsigned(key.substr(12)); index && *index < cases.size()) {
+        build.unsupported[static_cast<std::size_t>(*index)] = reason;
+      }
+    }
+    return build;
+  }
+  build.failure = answer.kind == "refused" ? field(answer.fields, "reason")
+                  : answer.kind.empty()
+                      ? "checking it, the probe process " + answer.failure
+                      : "probe protocol error: unexpected '" + answer.kind + "'";
+  return build;
 }
 
 }  // namespace kb

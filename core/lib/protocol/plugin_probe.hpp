@@ -47,7 +47,22 @@ class PluginProbe {
   // One file; the reason in `failure` when it cannot be used.
   std::shared_ptr<const PluginInfo> load(const std::string& file, std::string& failure);
 
+  // A kernel file's acceptance is its manifest's (plugin/kernel_manifest.hpp), decided here: a
+  // manifest runs no code.
   Acceptance accepts(const PluginInfo& plugin, const CaseRequest& request);
+
+  // A kernel file's check before a run (kernel/kernel_strategy.hpp: check_kernel_file), in the
+  // probe: its variants for `cases` compiled (or found in the cache), loaded on `device` where
+  // there is one (-1: compile only), its parameters held to the manifest and the family's
+  // operands, each case's launch formed.
+  struct KernelBuild {
+    bool built = false;
+    std::string failure;  // one line, when not built
+    std::string summary;  // when built
+    std::map<std::size_t, std::string> unsupported;  // case index -> why its launch cannot be formed
+  };
+  KernelBuild build_kernel(const PluginInfo& kernel, const std::vector<CaseRequest>& cases,
+                           int device);
 
  private:
   struct Answer {

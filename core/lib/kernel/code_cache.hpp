@@ -1,0 +1,35 @@
+// Compiled kernel files on disk, so that a second run does not compile again: one entry per key
+// (the source's hash, the options, the architecture, NVRTC's and the driver's versions), in
+// $KBENCH_CACHE_DIR, else $XDG_CACHE_HOME/kbench/kernels, else ~/.cache/kbench/kernels. Entries
+// are written whole or not at all (a temporary file renamed), so runs and lanes can share the
+// folder; nothing is ever evicted (delete the folder to empty it).
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace kb {
+
+// The folder: "" when no environment variable names a home for it.
+std::string kernel_cache_dir();
+
+struct CachedCode {
+  std::string entry;  // the kernel's symbol
+  std::string ptx;    // the PTX the compiler wrote
+  std::string cubin;  // machine code; empty for a virtual architecture
+};
+
+class CodeCache {
+ public:
+  explicit CodeCache(std::string dir) : dir_(std::move(dir)) {}
+  const std::string& dir() const { return dir_; }
+
+  std::optional<CachedCode> find(const std::string& key) const;
+  // "" once stored; otherwise why not (the folder cannot be made or written).
+  std::string store(const std::string& key, const CachedCode& code) const;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace kb

@@ -1,0 +1,48 @@
+// A built kernel on the device, through the CUDA runtime's library API (cudaLibraryLoadData,
+// cudaLibraryGetKernel, cudaLaunchKernelExC: the runtime's face of the driver's cuLibraryLoadData,
+// cuLibraryGetKernel and cuLaunchKernelEx, so kbench links nothing more and a machine without a
+// driver fails here in one line). The device must be current.
+#pragma once
+
+#include "kernel/kernel_build.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+
+namespace kb {
+
+class LoadedKernel {
+ public:
+  // Loads `built` (a PTX is JIT-compiled by the driver, its error log kept), finds its entry and
+  // holds its parameters to the manifest's where the driver tells them (cudaFuncGetParamInfo).
+  // Throws KernelBuildError.
+  LoadedKernel(const KernelManifest& manifest, const BuiltKernel& built);
+  ~LoadedKernel();
+  LoadedKernel(const LoadedKernel&) = delete;
+  LoadedKernel& operator=(const LoadedKernel&) = delete;
+
+  cudaKernel_t kernel() const { return kernel_; }
+  const void* function() const { return reinterpret_cast<const void*>(kernel_); }
+  int static_shared_bytes() const { return static_shared_; }
+  int max_threads() const { return max_threads_; }
+  bool params_checked() const { return params_checked_; }
+
+ private:
+  cudaLibrary_t library_ = nullptr;
+  cudaKernel_t kernel_ = nullptr;
+  int static_shared_ = 0;
+  int max_threads_ = 0;
+  bool params_checked_ = false;
+};
+
+// The most shared memory a block may have on `device` (opted in), in bytes.
+int max_shared_bytes(int device);
+
+// Why the launch cannot have the shared memory it asks for (its dynamic bytes and the kernel's
+// static ones above the device's limit); "" when it can. Raises the kernel's dynamic limit where
+// the launch needs more than the default 48 KiB.
+std::string fit_shared_memory(const LoadedKernel& kernel, std::uint64_t dynamic_bytes, int device);
+
+}  // namespace kb

@@ -1,0 +1,391 @@
+#include "kernel/kernel_strategy.hpp"
+
+#include "case/case_spec.hpp"
+#include "util/input_error.hpp"
+#include "util/number_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+namespace kb {
+namespace {
+
+KernelFileStrategy* g_strategy = nullptr;
+
+void say(kb_message* message, const std::string& text) {
+  if (message == nullptr) return;
+  std::snprintf(message->text, sizeof message->text, "%s", text.c_str());
+}
+
+std::string cuda_text(cudaError_t error) {
+  return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+}
+
+std::string variant_text(const CaseRequest& r) {
+  std::string text = dtype_name(r.dtype);
+  if (!r.op.empty()) text += " " + r.op;
+  if (!r.params.empty()) text += " " + r.params;
+  return text;
+}
+
+std::string dims_text(const std::array<std::uint32_t, 3>& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+}  // namespace
+
+CaseRequest request_of(const kb_case& c) {
+  CaseRequest r;
+  r.dtype = c.dtype;
+  r.op = c.op != nullptr ? c.op : "";
+  r.shape.rank = c.rank;
+  for (int i = 0; i < 3; ++i) {
+    r.shape.dims[i] = c.shape[i];
+    r.block.dims[i] = c.block[i];
+  }
+  r.device = c.device;
+  r.params = c.params != nullptr ? c.params : "";
+  return r;
+}
+
+struct KernelFileStrategy::Variant {
+  std::unique_ptr<BuiltKernel> built;
+  std::unique_ptr<LoadedKernel> loaded;
+  std::string error;
+};
+
+struct KernelFileStrategy::CaseState {
+  const void* function = nullptr;
+  KernelLaunch launch;
+  std::vector<std::array<unsigned char, 8>> slots;
+  std::vector<void*> args;
+  std::vector<void*> scratch;
+  std::vector<std::pair<void*, std::size_t>> zero_each_launch;
+};
+
+KernelFileStrategy::KernelFileStrategy(std::shared_ptr<const KernelManifest> manifest, int device,
+                                       CodeCache cache)
+    : manifest_(std::move(manifest)), device_(device), cache_(std::move(cache)),
+      target_(build_target(device)) {
+  const KernelManifest& m = *manifest_;
+  if (cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    sms_ = 1;
+  }
+  for (const auto& op : m.ops) ops_ += (ops_.empty() ? "" : ",") + op;
+  plugin_.abi_version = KB_ABI_VERSION;
+  plugin_.struct_size = sizeof(KernelPlugin);
+  plugin_.name = m.name.c_str();
+  plugin_.family = m.family.c_str();
+  plugin_.version = "";
+  plugin_.description = m.description.c_str();
+  plugin_.device = KB_DEVICE_CUDA;
+  plugin_.dtypes = m.dtypes;
+  plugin_.flags = m.flags;
+  plugin_.ops = ops_.c_str();
+  plugin_.cuda_archs = "";
+  plugin_.prepare = &KernelFileStrategy::prepare;
+  plugin_.run = &KernelFileStrategy::run;
+  plugin_.release = &KernelFileStrategy::release;
+  g_strategy = this;
+}
+
+KernelFileStrategy::~KernelFileStrategy() {
+  if (g_strategy == this) g_strategy = nullptr;
+}
+
+KernelFileStrategy::Variant& KernelFileStrategy::variant(const CaseRequest& request) {
+  const KernelVariant v = kernel_variant(*manifest_, request);
+  auto& slot = variants_[v.key()];
+  if (!slot) {
+    slot = std::make_unique<Variant>();
+    try {
+      slot->built = std::make_unique<BuiltKernel>(build_kernel(*manifest_, v, target_, cache_));
+      slot->loaded = std::make_unique<LoadedKernel>(*manifest_, *slot->built);
+    } catch (const KernelBuildError& e) {
+      slot->error = e.what();
+    }
+  }
+  return *slot;
+}
+
+std::string KernelFileStrategy::note(const CaseRequest& request) {
+  const KernelManifest& m = *manifest_;
+  std::string text = "kernel " + m.file + " sha256 " + m.sha256;
+  const Variant& v = variant(request);
+  if (!v.built) return text;
+  text += ": " + v.built->compiler + ", entry " + v.built->entry;
+  if (m.format == KernelFormat::source) {
+    text += v.built->cached ? ", from the cache"
+                            : ", compiled in " + fixed_text(v.built->seconds, 2) + " s";
+  }
+  return text;
+}
+
+kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffers, void** state,
+                                      kb_message* message) {
+  KernelFileStrategy* self = g_strategy;
+  if (self == nullptr || c == nullptr || buffers == nullptr) {
+    say(message, "kernel file strategy not set up");
+    return KB_ERROR;
+  }
+  const KernelManifest& m = *self->manifest_;
+  const CaseRequest r = request_of(*c);
+  Variant& v = self->variant(r);
+  if (!v.error.empty()) {
+    say(message, v.error);
+    return KB_ERROR;
+  }
+  auto s = std::make_unique<CaseState>();
+  s->function = v.loaded->function();
+  try {
+    s->launch = kernel_launch(m, r, self->sms_);
+  } catch (const InputError& e) {
+    say(message, e.what());
+    return KB_UNSUPPORTED;
+  }
+  if (const std::string why = fit_shared_memory(*v.loaded, s->launch.shared_bytes, self->device_);
+      !why.empty()) {
+    say(message, why);
+    return KB_ERROR;
+  }
+  const auto release_scratch = [&] {
+    for (void* p : s->scratch) cudaFree(p);
+    s->scratch.clear();
+  };
+  s->slots.assign(m.args.size(), {});
+  for (std::size_t i = 0; i < m.args.size(); ++i) {
+    const KernelArg& a = m.args[i];
+    const KernelLaunch::Value& value = s->launch.values[i];
+    auto& slot = s->slots[i];
+    void* pointer = nullptr;
+    switch (a.role) {
+      case ArgRole::input:
+      case ArgRole::output: {
+        const bool input = a.role == ArgRole::input;
+        const std::uint32_t count = input ? buffers->input_count : buffers->output_count;
+        if (static_cast<std::uint32_t>(a.index) >= count) {
+          release_scratch();
+          say(message, a.describe(i) + ": the " + m.family + " family gives " +
+                           std::to_string(count) + (input ? " input" : " output") +
+                           (count == 1 ? "" : "s"));
+          return KB_ERROR;
+        }
+        const kb_operand& operand = input ? buffers->inputs[a.index] : buffers->outputs[a.index];
+        pointer = operand.data;
+        if (a.zero == ZeroWhen::each_launch) {
+          s->zero_each_launch.emplace_back(pointer, static_cast<std::size_t>(operand.bytes));
+        }
+        break;
+      }
+      case ArgRole::scratch: {
+        const auto bytes = static_cast<std::size_t>(value.integer);
+        if (bytes > 0) {
+          if (const cudaError_t e = cudaMalloc(&pointer, bytes); e != cudaSuccess) {
+            cudaGetLastError();
+            release_scratch();
+            say(message, a.describe(i) + ": cudaMalloc of " + std::to_string(bytes) +
+                             " bytes: " + cuda_text(e));
+            return KB_OOM;
+          }
+          s->scratch.push_back(pointer);
+          if (a.zero == ZeroWhen::once) cudaMemset(pointer, 0, bytes);
+          if (a.zero == ZeroWhen::each_launch) s->zero_each_launch.emplace_back(pointer, bytes);
+        }
+        break;
+      }
+      default: break;
+    }
+    switch (a.type) {
+      case ArgType::pointer: std::memcpy(slot.data(), &pointer, sizeof pointer); break;
+      case ArgType::i32: {
+        const auto x = static_cast<std::int32_t>(value.integer);
+        std::memcpy(slot.data(), &x, sizeof x);
+        break;
+      }
+      case ArgType::u32: {
+        const auto x = static_cast<std::uint32_t>(value.integer);
+        std::memcpy(slot.data(), &x, sizeof x);
+        break;
+      }
+      case ArgType::i64:
+      case ArgType::u64: std::memcpy(slot.data(), &value.integer, sizeof value.integer); break;
+      case ArgType::f32: {
+        const auto x = static_cast<float>(value.real);
+        std::memcpy(slot.data(), &x, sizeof x);
+        break;
+      }
+      case ArgType::f64: std::memcpy(slot.data(), &value.real, sizeof value.real); break;
+    }
+  }
+  for (auto& slot : s->slots) s->args.push_back(slot.data());
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    release_scratch();
+    say(message, "zeroing scratch: " + cuda_text(e));
+    return KB_ERROR;
+  }
+  *state = s.release();
+  return KB_OK;
+}
+
+kb_status KernelFileStrategy::run(void* state, const kb_case*, const kb_buffers*, void* stream,
+                                  kb_launch_config* config, kb_message* message) {
+  auto* s = static_cast<CaseState*>(state);
+  const auto st = static_cast<cudaStream_t>(stream);
+  for (const auto& [pointer, bytes] : s->zero_each_launch) {
+    if (const cudaError_t e = cudaMemsetAsync(pointer, 0, bytes, st); e != cudaSuccess) {
+      say(message, "cudaMemsetAsync: " + cuda_text(e));
+      return KB_ERROR;
+    }
+  }
+  const KernelLaunch& l = s->launch;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = dim3(l.grid[0], l.grid[1], l.grid[2]);
+  launch.blockDim = dim3(l.block[0], l.block[1], l.block[2]);
+  launch.dynamicSmemBytes = static_cast<std::size_t>(l.shared_bytes);
+  launch.stream = st;
+  cudaLaunchAttribute cluster[1];
+  if (l.clustered) {
+    cluster[0].id = cudaLaunchAttributeClusterDimension;
+    cluster[0].val.clusterDim.x = l.cluster[0];
+    cluster[0].val.clusterDim.y = l.cluster[1];
+    cluster[0].val.clusterDim.z = l.cluster[2];
+    launch.attrs = cluster;
+    launch.numAttrs = 1;
+  }
+  if (const cudaError_t e = cudaLaunchKernelExC(&launch, s->function, s->args.data());
+      e != cudaSuccess) {
+    cudaGetLastError();
+    say(message, "cudaLaunchKernelExC: " + cuda_text(e) + " (grid " + dims_text(l.grid) +
+                     ", block " + dims_text(l.block) + ", " + std::to_string(l.shared_bytes) +
+                     " bytes of dynamic shared memory" +
+                     (l.clustered ? ", cluster " + dims_text(l.cluster) : "") + ")");
+    return KB_ERROR;
+  }
+  if (config != nullptr) {
+    for (int i = 0; i < 3; ++i) {
+      config->grid[i] = l.grid[i];
+      config->block[i] = l.block[i];
+    }
+    config->kernels = 1;
+  }
+  return KB_OK;
+}
+
+void KernelFileStrategy::release(void* state) {
+  auto* s = static_cast<CaseState*>(state);
+  for (void* p : s->scratch) cudaFree(p);
+  delete s;
+}
+
+KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseRequest>& cases,
+                              int device, const CodeCache& cache,
+                              const std::function<void(const std::string&)>& progress) {
+  const BuildTarget target = build_target(device);
+  // The distinct variants, each with the first case that needs it.
+  std::vector<KernelVariant> variants;
+  std::vector<std::size_t> first_case;
+  std::map<std::string, std::size_t> index_of;
+  std::vector<std::size_t> variant_of_case(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    KernelVariant v = kernel_variant(m, cases[i]);
+    const auto [it, added] = index_of.emplace(v.key(), variants.size());
+    if (added) {
+      variants.push_back(std::move(v));
+      first_case.push_back(i);
+    }
+    variant_of_case[i] = it->second;
+  }
+  std::vector<std::unique_ptr<BuiltKernel>> built(variants.size());
+  std::vector<std::string> errors(variants.size());
+  std::mutex said;
+  std::atomic<std::size_t> next{0}, done{0};
+  const auto start = std::chrono::steady_clock::now();
+  const auto work = [&] {
+    for (std::size_t i; (i = next++) < variants.size();) {
+      try {
+        built[i] = std::make_unique<BuiltKernel>(build_kernel(m, variants[i], target, cache));
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+      const std::lock_guard<std::mutex> lock(said);
+      if (progress) {
+        progress("built " + std::to_string(++done) + " of " + std::to_string(variants.size()) +
+                 " variants of " + m.name);
+      }
+    }
+  };
+  const std::size_t threads = std::min<std::size_t>(
+      variants.size(), std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (!errors[i].empty()) {
+      throw KernelBuildError(errors[i] + " [" + variant_text(cases[first_case[i]]) + "]");
+    }
+  }
+  std::vector<std::unique_ptr<LoadedKernel>> loaded(variants.size());
+  int sms = 1;
+  if (target.device) {
+    if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess) {
+      throw KernelBuildError("device " + std::to_string(device) + ": " + cuda_text(e));
+    }
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      try {
+        loaded[i] = std::make_unique<LoadedKernel>(m, *built[i]);
+      } catch (const KernelBuildError& e) {
+        throw KernelBuildError(std::string(e.what()) + " [" +
+                               variant_text(cases[first_case[i]]) + "]");
+      }
+    }
+  }
+  KernelCheck check;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    KernelLaunch launch;
+    try {
+      launch = kernel_launch(m, cases[i], sms);
+    } catch (const InputError& e) {
+      check.unsupported[i] = e.what();
+      continue;
+    }
+    if (loaded[variant_of_case[i]]) {
+      const std::string why =
+          fit_shared_memory(*loaded[variant_of_case[i]], launch.shared_bytes, device);
+      if (!why.empty()) {
+        throw KernelBuildError(why + " [" + variant_text(cases[i]) + " " +
+                               format_extent(cases[i].shape) + "]");
+      }
+    }
+  }
+  std::size_t compiled = 0, cached = 0;
+  std::string cache_note;
+  for (const auto& b : built) {
+    if (m.format != KernelFormat::source) continue;
+    (b->cached ? cached : compiled) += 1;
+    if (cache_note.empty()) cache_note = b->cache_note;
+  }
+  check.summary = m.name + ": " + std::to_string(variants.size()) + " variant" +
+                  (variants.size() == 1 ? "" : "s");
+  if (m.format == KernelFormat::source) {
+    check.summary += " (" + std::to_string(compiled) + " compiled, " + std::to_string(cached) +
+                     " from the cache " + (cache.dir().empty() ? "(none)" : cache.dir()) + ") in " +
+                     fixed_text(seconds, 2) + " s on " + std::to_string(threads) + " thread" +
+                     (threads == 1 ? "" : "s") + " for " + target.arch;
+  }
+  check.summary += target.device ? ", loaded on device " + std::to_string(device)
+                                 : ", not loaded (no CUDA device)";
+  if (!cache_note.empty()) check.summary += "; not cached: " + cache_note;
+  return check;
+}
+
+}  // namespace kb
