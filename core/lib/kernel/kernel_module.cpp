@@ -3,6 +3,8 @@
 #include "kernel/nvrtc.hpp"
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace kb {
@@ -104,6 +106,25 @@ int max_shared_bytes(int device) {
     cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlock, device);
   }
   return bytes;
+}
+
+std::uint64_t arch_max_shared_bytes(const std::string& arch) {
+  const std::size_t digits = arch.find_first_of("0123456789");
+  if (digits == std::string::npos) return 0;
+  int cc = 0;
+  try {
+    cc = std::stoi(arch.substr(digits));
+  } catch (const std::exception&) {
+    return 0;
+  }
+  switch (cc) {
+    case 70: case 72: return 96 * 1024;
+    case 75: return 64 * 1024;
+    case 80: case 87: return 163 * 1024;
+    case 86: case 89: case 120: case 121: return 99 * 1024;
+    case 90: case 100: case 101: case 103: case 110: return 227 * 1024;
+    default: return 0;
+  }
 }
 
 std::string fit_shared_memory(const LoadedKernel& kernel, std::uint64_t dynamic_bytes,

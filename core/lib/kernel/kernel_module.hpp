@@ -8,6 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
+
 #include <memory>
 #include <string>
 
@@ -39,6 +41,11 @@ class LoadedKernel {
 
 // The most shared memory a block may have on `device` (opted in), in bytes.
 int max_shared_bytes(int device);
+
+// The most shared memory a block may have (opted in) on an architecture ("sm_90", "compute_90"),
+// from the CUDA programming guide's table; 0 for one the table does not know. What a run without
+// a device holds a launch to.
+std::uint64_t arch_max_shared_bytes(const std::string& arch);
 
 // Why the launch cannot have the shared memory it asks for (its dynamic bytes and the kernel's
 // static ones above the device's limit); "" when it can. Raises the kernel's dynamic limit where

@@ -358,13 +358,19 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
       check.unsupported[i] = e.what();
       continue;
     }
+    std::string why;
     if (loaded[variant_of_case[i]]) {
-      const std::string why =
-          fit_shared_memory(*loaded[variant_of_case[i]], launch.shared_bytes, device);
-      if (!why.empty()) {
-        throw KernelBuildError(why + " [" + variant_text(cases[i]) + " " +
-                               format_extent(cases[i].shape) + "]");
-      }
+      why = fit_shared_memory(*loaded[variant_of_case[i]], launch.shared_bytes, device);
+    } else if (const std::uint64_t limit = arch_max_shared_bytes(target.arch);
+               limit > 0 && launch.shared_bytes > limit) {
+      // No device to ask: the architecture's limit (the kernel's static bytes are the load's).
+      why = "shared memory: " + std::to_string(launch.shared_bytes) +
+            " dynamic bytes per block, above the " + std::to_string(limit) + " a block of " +
+            target.arch + " may have";
+    }
+    if (!why.empty()) {
+      throw KernelBuildError(why + " [" + variant_text(cases[i]) + " " +
+                             format_extent(cases[i].shape) + "]");
     }
   }
   std::size_t compiled = 0, cached = 0;
