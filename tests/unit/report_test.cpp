@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -127,6 +129,30 @@ TEST_F(ReportTest, LeadsWithTheModelsTheBestPerFamilyTheScalingAndTheRoofline) {
     const fs::path png = out / (plot + ".png");
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_EQ(read_file(png).substr(1, 3), "PNG") << png;
+  }
+}
+
+// Issue 26: inf and 1e308 medians made gnuplot fail on the report (exit 3).
+TEST_F(ReportTest, MediansThatAreNoMeasurementAreLeftOutNotAnError) {
+  const std::string csv = (folder_ / "odd.csv").string();
+  {
+    kb::ResultsStore store(csv);
+    // One measured case, and others each no measurement on one model.
+    const double inf = std::numeric_limits<double>::infinity();
+    int size = 1024;
+    for (const auto& [h100, h200] : std::vector<std::pair<double, double>>{
+             {10, 5}, {inf, 5}, {1e308, 1e-5}, {1e-300, 3}, {0, 5}, {-1, 5}, {std::nan(""), 5}}) {
+      const std::string shape = std::to_string(size++);
+      store.append(case_row({"H100", "GPU-a", 3000}, {"transpose/odd", "float32", shape, h100, 8e6}));
+      store.append(case_row({"H200", "GPU-c", 4200}, {"transpose/odd", "float32", shape, h200, 8e6}));
+    }
+  }
+  for (const bool history : {false, true}) {
+    std::vector<std::string> args = {"report", csv, "-o", (folder_ / "out").string()};
+    if (history) args.push_back("--history");
+    const auto run = kbtest::kbench(args);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(run.output.find("error"), std::string::npos) << run.output;
   }
 }
 

@@ -48,9 +48,11 @@ std::optional<double> metric_value(const ResultRow& row, Metric metric) {
     column = moves_bytes(case_bound(row)) ? "gb_per_j" : "gflop_per_j";
   }
   const auto value = cell_number(row.get(column));
-  if (!value || !(*value > 0)) return std::nullopt;
+  if (!value || !measurable(*value)) return std::nullopt;
   return value;
 }
+
+bool measurable(double value) { return value >= kLeastMeasurable && value <= kMostMeasurable; }
 
 bool better(Metric metric, double a, double b) { return smaller_is_better(metric) ? a < b : a > b; }
 

@@ -2,6 +2,7 @@
 
 #include "analysis/card_pool.hpp"
 #include "analysis/gpu_model.hpp"
+#include "analysis/metric.hpp"
 #include "analysis/rank_test.hpp"
 #include "store/key_columns.hpp"
 #include "store/result_selection.hpp"
@@ -46,7 +47,8 @@ CaseSide side_of(const std::vector<ResultRow>& rows, const std::vector<std::size
   double row_noise = 0;
   for (std::size_t i : indices) {
     const ResultRow& row = rows[i];
-    const auto median = cell_number(row.get("median_us"));
+    // An ok row whose median is no measurement (nan, 0, -1, inf) counts as one without a median.
+    const auto median = metric_value(row, Metric::time);
     if (row.get("status") == "ok" && median) {
       side.medians.push_back(*median);
       row_noise = cell_number(row.get("noise")).value_or(std::numeric_limits<double>::infinity());

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace kb {
@@ -71,7 +72,8 @@ std::optional<double> cell_number(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  // "nan", "inf" and an overflowing "1e999" are no numbers a row can hold.
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 
