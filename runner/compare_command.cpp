@@ -9,6 +9,7 @@
 #include "report/verdict_format.hpp"
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -123,11 +124,8 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
   if (!(o.min_effect_percent >= 0) || !(o.fail_slower_percent.value_or(0) >= 0)) {
     throw InputError("--min-effect and --fail-slower must be percentages of 0 or more");
   }
-  std::ofstream junit;
-  if (!o.junit.empty()) {
-    junit.open(o.junit);
-    if (!junit) throw InputError("cannot write the JUnit file '" + o.junit + "'");
-  }
+  // Created at once: a path that cannot be a file is refused before any work.
+  if (!o.junit.empty()) write_output_file(o.junit, "", "JUnit file");
   GateRequest request;
   request.alpha = o.alpha;
   request.min_effect = o.min_effect_percent / 100;
@@ -139,7 +137,7 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
   std::cout << (format == "json"               ? verdicts_json(result)
                 : format == "benchmark-action" ? verdicts_benchmark_action(result)
                                                : verdicts_markdown(result));
-  if (junit.is_open()) junit << verdicts_junit(result);
+  if (!o.junit.empty()) write_output_file(o.junit, verdicts_junit(result), "JUnit file");
   return result.passed() ? 0 : 1;
 }
 

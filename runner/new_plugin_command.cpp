@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
 
 #include <boost/filesystem.hpp>
 
@@ -38,9 +39,7 @@ std::string fill(std::string text, const std::string& name) {
 }
 
 void write_file(const boost::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path.string());
-  out << text;
-  if (!out) throw InputError("cannot write '" + path.string() + "'");
+  write_output_file(path.string(), text, "scaffold file");
 }
 
 }  // namespace
@@ -87,11 +86,11 @@ int new_plugin_command(const std::vector<std::string>& args) {
       scaffold.assign(std::istreambuf_iterator<char>(in), {});
       break;
     }
-    looked += "\n  " + dir.lexically_normal().string();
+    looked += (looked.empty() ? " " : ", ") + dir.lexically_normal().string();
   }
   if (scaffold.empty()) {
     throw InputError("no scaffold '" + template_name + "' for family '" + family +
-                     "'; looked in:" + looked);
+                     "'; looked in" + looked);
   }
   const fs::path folder = output.empty() ? fs::path(name) : fs::path(output);
   if (fs::exists(folder)) throw InputError("'" + folder.string() + "' already exists");

@@ -116,9 +116,9 @@ TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
 )");
   // The plot: a line per case over the four days (x in hours), the regression a marked point.
   const std::string script = read_file(folder.file("out/history_transpose.gp"));
-  EXPECT_NE(script.find("\"2026-11-12 02:00\" 48"), std::string::npos) << script;
+  EXPECT_NE(script.find("'2026-11-12 02:00' 48"), std::string::npos) << script;
   EXPECT_NE(script.find("with points pt 7 ps 2 lc rgb '#d62728' title "
-                        "\"slower (the gate failed it)\""),
+                        "'slower (the gate failed it)'"),
             std::string::npos)
       << script;
   const std::string data = read_file(folder.file("out/history_transpose.dat"));

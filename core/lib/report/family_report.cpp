@@ -2,12 +2,12 @@
 
 #include "report/comparison_format.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "store/result_selection.hpp"
 #include "util/markdown_table.hpp"
 #include "util/natural_order.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -146,17 +146,6 @@ FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRow>& ro
   return {Metric::gbps, "GB/s", reference};
 }
 
-std::string slug(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch));
-    if (keep) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    else if (!out.empty() && out.back() != '_') out += '_';
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
-
 std::string family_section(const std::string& family, const FamilyView& view,
                            const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts) {
@@ -266,7 +255,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::vector<std::pair<std::size_t, std::string>> plots;  // model rank, markdown
   for (auto& [model_label, by_key] : panels) {
     PanelPlot plot;
-    plot.name = slug(family + "_" + model_label);
+    plot.name = plot_stem("", family + "_" + model_label);
     const std::size_t cards = cards_of[model_label].size();
     plot.title = family + " on " + model_label +
                  (cards > 1 ? " (median of " + std::to_string(cards) + " cards)" : "") +

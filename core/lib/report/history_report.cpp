@@ -3,11 +3,13 @@
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "report/verdict_format.hpp"
 #include "store/key_columns.hpp"
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
+#include "util/output_file.hpp"
 #include "util/statistics.hpp"
 
 #include <boost/filesystem.hpp>
@@ -40,7 +42,7 @@ LinePlot family_plot(const std::string& family, const History& h,
   const std::vector<double> x = run_hours(h);
   const std::size_t plugin = key_column(h.key_columns, "plugin");
   LinePlot plot;
-  plot.name = "history_" + slug(family);
+  plot.name = plot_stem("history", family);
   plot.title = family + ": each case's median time per run, over its median across the runs";
   plot.x_label = "run (UTC)";
   plot.y_label = "time / the case's median over the runs";
@@ -150,9 +152,7 @@ std::vector<std::string> write_history(const History& history, const GateRequest
        << regressions_table(shown, own);
   }
   const std::string path = dir + "/history.md";
-  std::ofstream out(path);
-  out << md.str();
-  if (!out) throw InputError("cannot write '" + path + "'");
+  write_output_file(path, md.str(), "report");
   return scripts;
 }
 

@@ -8,9 +8,11 @@
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
+#include "util/output_file.hpp"
 
 #include <boost/filesystem/operations.hpp>
 
@@ -165,7 +167,7 @@ std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuMo
                       {Align::left, Align::left, Align::left, Align::right, Align::right,
                        Align::right, Align::right, Align::left, Align::right, Align::right});
   BarPlot plot;
-  plot.name = "scaling_" + slug(scaling.other);
+  plot.name = plot_stem("scaling", scaling.other);
   plot.title = "Speed-up of " + scaling.other + " over " + scaling.baseline +
                " per plugin: measured and predicted by its bound";
   plot.y_label = "speed-up (> 1: faster on " + scaling.other + ")";
@@ -391,9 +393,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
   }
 
   const std::string path = dir + "/report.md";
-  std::ofstream out(path);
-  out << md;
-  if (!out) throw InputError("cannot write '" + path + "'");
+  write_output_file(path, md, "report");
   return scripts;
 }
 

@@ -2,6 +2,7 @@
 
 #include "util/csv.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -33,41 +34,6 @@ class FileLock {
  private:
   int fd_;
 };
-
-// Test hook (docs/nothing-lost.md): KBENCH_TEST_WRITE_LIMIT=N lets this process write N bytes to
-// its CSV files in all; the write that crosses the limit writes what fits and then fails with
-// ENOSPC, as a full disk does. CI exercises the write-error path with it on any filesystem.
-ssize_t limited_write(int fd, const char* data, std::size_t size) {
-  static std::mutex mutex;
-  static long long budget = [] {
-    const char* limit = std::getenv("KBENCH_TEST_WRITE_LIMIT");
-    return limit ? std::atoll(limit) : -1;
-  }();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (budget < 0) return ::write(fd, data, size);
-  if (budget == 0) {
-    errno = ENOSPC;
-    return -1;
-  }
-  const ssize_t n = ::write(fd, data, std::min<std::size_t>(size, static_cast<std::size_t>(budget)));
-  if (n > 0) budget -= n;
-  return n;
-}
-
-// Writes all of `text`; false with errno set when the system refuses part of it.
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = limited_write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 off_t file_size(int fd) {
   struct stat info {};
@@ -123,9 +89,8 @@ SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, 
   boost::system::error_code ignored;
   if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
   fd_ = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-  if (fd_ < 0) {
-    throw InputError("cannot open " + what_ + " '" + path_ + "': " + std::strerror(errno));
-  }
+  // A full disk can refuse the file's creation already: that is exit 4, not bad input.
+  if (fd_ < 0) throw_file_error("open", what_, path_, errno);
   try {
     struct stat info {};
     // Repair, undo and read-back need a regular file (not /dev/full, a pipe or a terminal).

@@ -5,19 +5,13 @@
 // incomplete last line is moved to FILE.fragments and reported, never merged with a new row.
 #pragma once
 
+#include "util/write_error.hpp"
+
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace kb {
-
-// The file cannot be written (no space left, I/O error, quota): the run must stop. The message
-// names the file and the system's reason.
-class WriteError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class SharedCsvFile {
  public:

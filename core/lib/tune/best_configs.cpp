@@ -1,7 +1,8 @@
 #include "tune/best_configs.hpp"
 
-#include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
+#include "util/write_error.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -143,14 +144,11 @@ void merge_best_configs(const std::string& path, const std::vector<BestConfig>& 
   for (const auto& entry : configs.entries()) list.push_back(to_json(entry));
   const Json file = {{"format", kFormat}, {"version", kFormatVersion}, {"configurations", list}};
   const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << file.dump(2) << "\n";
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw WriteError("cannot write '" + temporary + "'");
-    }
+  try {
+    write_output_file(temporary, file.dump(2) + "\n", "best-configuration file");
+  } catch (...) {
+    std::remove(temporary.c_str());
+    throw;
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const int error = errno;
