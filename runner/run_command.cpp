@@ -150,7 +150,10 @@ int run_command(const std::vector<std::string>& args) {
   ResultsStore store(options.output);  // repairs, or refuses another header, before anything runs
   // A chosen run id may be in use by another process; a default one (time, host, pid) is not.
   std::optional<RunLock> run_lock;
-  if (!options.run_id.empty()) run_lock.emplace(options.output, options.run_id, options.shard);
+  if (!options.run_id.empty()) {
+    run_lock.emplace(options.output, options.run_id,
+                     options.shard.empty() ? "" : shard_name(options.shard));
+  }
   std::unique_ptr<SamplesWriter> samples;
   if (!options.samples_out.empty()) {
     namespace fs = boost::filesystem;
@@ -235,7 +238,7 @@ int run_command(const std::vector<std::string>& args) {
     std::string cases;
     for (const auto& c : shared.not_recorded) cases += (cases.empty() ? "" : ", ") + c;
     std::cerr << "kbench: " << shared.write_error << "; not recorded: " << cases
-              << ". Make room, then resume with:\n  " << resume << "\n";
+              << ". When the file can be written, resume with:\n  " << resume << "\n";
     return kExitWriteFailed;
   }
   if (interrupted()) {

@@ -346,7 +346,7 @@ int tune_command(const std::vector<std::string>& args) {
   if (!shared.write_error.empty()) {
     std::cerr << "kbench: " << shared.write_error
               << "; not recorded: " << shared.not_recorded.front()
-              << ". Make room, then resume with:\n  " << resume << "\n";
+              << ". When the file can be written, resume with:\n  " << resume << "\n";
     return kExitWriteFailed;
   }
   const auto entries = best_configs(tuned, options);

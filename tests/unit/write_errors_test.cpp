@@ -76,7 +76,7 @@ TEST_F(WriteErrors, AFailedWriteEndsTheRunWithNothingHalfWrittenAndResumes) {
   EXPECT_EQ(run.exit_code, 4) << run.output;
   EXPECT_NE(run.output.find("kbench: cannot write results file '" + csv_ +
                             "': No space left on device; not recorded: testing/good int32 30 -. "
-                            "Make room, then resume with:\n  kbench run "),
+                            "When the file can be written, resume with:\n  kbench run "),
             std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("--run-id full-disk --output " + csv_ + " --resume\n"),

@@ -326,18 +326,32 @@ std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& reques
   return plugin.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
 }
 
-Plan shard(const Plan& plan, const std::string& spec) {
+namespace {
+
+std::pair<std::uint64_t, std::uint64_t> shard_numbers(const std::string& spec) {
   const auto slash = spec.find('/');
   const auto index = parse_unsigned(spec.substr(0, slash));
   const auto count = slash == std::string::npos ? std::nullopt : parse_unsigned(spec.substr(slash + 1));
   if (!index || !count || *count == 0 || *index >= *count) {
     throw InputError("malformed shard '" + spec + "': expected i/N with 0 <= i < N");
   }
+  return {*index, *count};
+}
+
+}  // namespace
+
+std::string shard_name(const std::string& spec) {
+  const auto [index, count] = shard_numbers(spec);
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+Plan shard(const Plan& plan, const std::string& spec) {
+  const auto [index, count] = shard_numbers(spec);
   Plan slice;
   // Stepping by `count` from `index` may pass the end: compare before adding.
-  for (std::uint64_t i = *index; i < plan.cases.size(); i += *count) {
+  for (std::uint64_t i = index; i < plan.cases.size(); i += count) {
     slice.cases.push_back(plan.cases[i]);
-    if (*count > plan.cases.size() - i) break;
+    if (count > plan.cases.size() - i) break;
   }
   return slice;
 }
