@@ -233,7 +233,12 @@ int run_command(const std::vector<std::string>& args) {
   }
   for (auto& t : threads) t.join();
   const int code = report.close();
-  if (shared.internal_error) std::rethrow_exception(shared.internal_error);
+  if (shared.internal_error) {
+    // main says what failed; the cases not run yet have no row, so the run resumes.
+    std::cerr << "kbench: the run stopped; the CSV holds every finished case. Resume with:\n  "
+              << resume << "\n";
+    std::rethrow_exception(shared.internal_error);
+  }
   if (!shared.write_error.empty()) {
     std::string cases;
     for (const auto& c : shared.not_recorded) cases += (cases.empty() ? "" : ", ") + c;

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <signal.h>
 #include <stdexcept>
+#include <string>
+#include <unistd.h>
 #include <vector>
 
 #ifndef KBT_NAME
@@ -43,6 +45,38 @@ void fill_unterminated(char (&buffer)[N]) {
   for (std::size_t i = 0; i < N; ++i) buffer[i] = kPattern[i % sizeof kPattern];
 }
 
+// The worker's result channel (descriptor 3): a plugin must never write there; these do.
+void write_on_channel(const std::string& line) {
+  [[maybe_unused]] const ssize_t n = ::write(3, line.data(), line.size());
+}
+
+// A process the plugin leaves behind, holding the worker's descriptors (its result channel, its
+// standard error) for a minute.
+void leave_a_child_behind() {
+  if (fork() == 0) {
+    sleep(60);
+    _exit(0);
+  }
+}
+
+// Faults of the worker's channel and of the processes a plugin starts, at setup of the first case
+// (100 elements) or of every case.
+void channel_fault(const kb_case* c) {
+  static int cases = 0;  // the worker numbers its cases from 1 (protocol/sequence.hpp)
+  ++cases;
+  if (c->shape[0] == 100 && KBT_IS("setup_forges_result")) {
+    write_on_channel("result\tstatus=ok\n");
+  }
+  if (c->shape[0] == 100 && KBT_IS("setup_forges_unsampled_ok")) {
+    write_on_channel("result\tseq=" + std::to_string(cases) + "\tstatus=ok\n");
+  }
+  if (KBT_IS("setup_orphan")) leave_a_child_behind();
+  if (KBT_IS("setup_orphan_segfault")) {
+    leave_a_child_behind();
+    *null_pointer = 1;
+  }
+}
+
 int accepts(const kb_case* c, kb_message* why) {
   fault_at("accepts");
   if (KBT_IS("accepts_unterminated")) {
@@ -63,6 +97,7 @@ int accepts(const kb_case* c, kb_message* why) {
 
 kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) {
   fault_at("setup");
+  channel_fault(c);
   if (KBT_IS("setup_error")) {
     std::snprintf(msg->text, sizeof msg->text, "setup refused, with \"quotes\", commas\nand a newline");
     return KB_ERROR;
