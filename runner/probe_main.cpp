@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 #include "util/plugin_text.hpp"
 
@@ -35,6 +36,7 @@ int probe_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // What a plugin prints while it loads must not reach the parent's terminal uninvited.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
+  enter_sandbox();  // loading runs the plugins' static constructors and kbench_plugin()
 
   std::map<std::string, std::shared_ptr<const LoadedPlugin>> loaded;  // by file
   const auto step = [](const char* name) { send("step", {{"name", name}}); };

@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 
 #include <fcntl.h>
@@ -54,6 +55,7 @@ int worker_command(const std::vector<std::string>& args) {
 
   Record hello;
   try {
+    enter_sandbox();  // before any of the plugin's code runs, its static constructors included
     const auto plugin = load_plugin(file);
     if (plugin->api->device == KB_DEVICE_CUDA && copy_gbps <= 0) {
       copy_gbps = measure_copy_gbps(device);
