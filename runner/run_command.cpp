@@ -141,6 +141,13 @@ int run_command(const std::vector<std::string>& args) {
   }
   // Each shard repeats its own slice: the shards stay the slices of the plan they are without
   // repetitions, and a shard's rows hold every repetition of its cases.
+  // Every case of a plan is held in memory and reported at the end: a plan of more than a
+  // million (a billion repetitions, say) is refused before it is built, not when memory runs out.
+  if (plan.cases.size() * static_cast<std::size_t>(options.repetitions) > kMaxPlannedCases) {
+    throw InputError("the plan holds " + std::to_string(plan.cases.size()) + " cases, times " +
+                     std::to_string(options.repetitions) + " repetitions: more than the " +
+                     std::to_string(kMaxPlannedCases) + " cases one run takes; split it (--shard)");
+  }
   plan = repeat(plan, options.repetitions);
 
   RunContext context;

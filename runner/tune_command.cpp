@@ -255,6 +255,8 @@ int tune_command(const std::vector<std::string>& args) {
   handle_interruptions();
   RunOptions& run = options.run;
   const SearchStrategy& strategy = find_strategy(options.strategies.front());
+  // The file the search's results are merged into is checked before the search, not after it.
+  BestConfigs::read(options.best_file);
 
   std::string why_no_device;
   const int device_count = cuda_device_count(&why_no_device);

@@ -265,8 +265,19 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
   const auto requested_ops = requested_operations(plugins, request.ops);
   const auto asked = parse_param_options(request.params);
   for (auto& note : check_param_request(plugins, asked)) plan.notes.push_back(std::move(note));
+  std::size_t swept = 0;  // plugins with sizes to sweep
   for (const auto& plugin : plugins) {
     const PluginInfo& info = *plugin;
+    // A plugin of a family no plugin describes has no default sizes: in a default sweep it is
+    // skipped with a note, not the reason to refuse every other plugin's; a sweep of that family
+    // alone (or of that plugin alone) is refused below, naming it.
+    if (request.sizes.empty() && families.find(info.family) == nullptr &&
+        !listed(request.families, info.family)) {
+      plan.notes.push_back("skipped " + info.name + ": no plugin describes its family '" +
+                           info.family + "', which so has no default sizes; run it with --sizes");
+      continue;
+    }
+    ++swept;
     const FamilySweep sweep = family_sweep(info.family, request, families);
     if (request.zip && sweep.blocks.size() != sweep.sizes.size() && sweep.blocks.size() != 1) {
       throw InputError("--zip pairs sizes with blocks: give as many blocks as sizes (" +
@@ -312,6 +323,14 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
         }
       }
     }
+  }
+  if (swept == 0) {
+    std::set<std::string> undescribed;
+    for (const auto& plugin : plugins) undescribed.insert(plugin->family);
+    std::string names;
+    for (const auto& family : undescribed) names += (names.empty() ? "'" : ", '") + family + "'";
+    throw InputError("the plugins selected have no default sizes (no plugin describes " + names +
+                     "); pass --sizes");
   }
   refuse_duplicates(plan);
   return plan;
