@@ -1,6 +1,7 @@
 #include "analysis/gpu_model.hpp"
 
 #include "analysis/card_pool.hpp"
+#include "analysis/metric.hpp"
 #include "store/result_selection.hpp"
 #include "util/natural_order.hpp"
 #include "util/statistics.hpp"
@@ -74,8 +75,10 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
     model.label = labels[i];
     model.name = row.get("gpu_name");
     model.compute_capability = row.get("compute_capability");
-    model.sm_count = static_cast<int>(cell_number(row.get("sm_count")).value_or(0));
-    if (const auto theoretical = cell_number(row.get("theoretical_gbps"))) {
+    // A device's figures as a hand-edited file may hold them (-1, 1e308): only measurable ones.
+    const auto sms = measurement(row.get("sm_count"));
+    model.sm_count = sms && *sms < 1e6 ? static_cast<int>(*sms) : 0;
+    if (const auto theoretical = measurement(row.get("theoretical_gbps"))) {
       model.theoretical_gbps = theoretical;
     }
     model.runs.insert(row.get("run_id"));
@@ -83,14 +86,14 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
     auto& held = latest_of_card[labels[i]];
     const auto found = held.find(row.get("gpu_uuid"));
     if (found == held.end() || is_later(rows, i, found->second)) held[row.get("gpu_uuid")] = i;
-    if (const auto clock = cell_number(row.get("sm_clock_mhz")); clock && *clock > 0) {
+    if (const auto clock = measurement(row.get("sm_clock_mhz"))) {
       clocks[labels[i]].push_back(*clock);
     }
   }
   for (auto& [label, model] : models) {
     std::vector<double> copies;
     for (const auto& [uuid, latest] : latest_of_card[label]) {
-      GpuCard card{uuid, cell_number(rows[latest].get("copy_gbps")), {}, 0};
+      GpuCard card{uuid, measurement(rows[latest].get("copy_gbps")), {}, 0};
       if (card.copy_gbps) copies.push_back(*card.copy_gbps);
       model.cards.push_back(std::move(card));
     }

@@ -54,6 +54,12 @@ std::optional<double> metric_value(const ResultRow& row, Metric metric) {
 
 bool measurable(double value) { return value >= kLeastMeasurable && value <= kMostMeasurable; }
 
+std::optional<double> measurement(const std::string& cell) {
+  const auto value = cell_number(cell);
+  if (!value || !measurable(*value)) return std::nullopt;
+  return value;
+}
+
 bool better(Metric metric, double a, double b) { return smaller_is_better(metric) ? a < b : a > b; }
 
 double speedup_of(Metric metric, double value, double baseline) {

@@ -27,6 +27,8 @@ const char* metric_unit(Metric metric);
 inline constexpr double kLeastMeasurable = 1e-12;
 inline constexpr double kMostMeasurable = 1e15;
 bool measurable(double value);
+// A cell holding a measurable value (a device's copy bandwidth, its clock), or nothing.
+std::optional<double> measurement(const std::string& cell);
 
 // The metric of an ok row: a measurable value, or nothing where the row does not report it (a transpose has
 // no GFLOP/s; rows without an energy window, and files written before it existed, have no

@@ -2,6 +2,7 @@
 
 #include "analysis/case_bound.hpp"
 #include "analysis/comparison.hpp"
+#include "analysis/metric.hpp"
 #include "store/result_selection.hpp"
 
 #include <algorithm>
@@ -11,8 +12,8 @@
 namespace kb {
 
 std::optional<double> attainable_gflops(const ResultRow& row, const GpuModel& model) {
-  const double bytes = cell_number(row.get("bytes")).value_or(0);
-  const double flops = cell_number(row.get("flops")).value_or(0);
+  const double bytes = measurement(row.get("bytes")).value_or(0);
+  const double flops = measurement(row.get("flops")).value_or(0);
   if (!(bytes > 0) || !(flops > 0)) return std::nullopt;
   std::optional<double> roof;
   if (model.copy_gbps) roof = *model.copy_gbps * flops / bytes;
@@ -46,8 +47,9 @@ Roofline build_roofline(const std::vector<ResultRow>& rows, const std::vector<Gp
         const PivotCell& cell = row.cells[c];
         if (cell.state != PivotCell::State::ok) continue;
         const ResultRow& source = gpu_rows[*cell.source];
-        const double bytes = cell_number(source.get("bytes")).value_or(0);
-        const double flops = cell_number(source.get("flops")).value_or(0);
+        // Work no case can do (0, -1, 1e-300 bytes: a hand-edited file) places no point.
+        const double bytes = measurement(source.get("bytes")).value_or(0);
+        const double flops = measurement(source.get("flops")).value_or(0);
         // The DRAM roofs do not bound a case served from L2.
         if (!(bytes > 0) || !(flops > 0) || case_bound(source) == "L2") continue;
         const std::string model = row.key[key_index(table, "gpu")];

@@ -123,8 +123,9 @@ std::string comparison_markdown(const Comparison& comparison) {
   for (const auto& table : comparison.tables) {
     text += "\n";
     if (!table.title.empty()) {
-      text += "### " + table.title + (comparison.ladder ? " (ladder from " : " (baseline ") +
-              table.columns[table.baseline] + ")\n\n";
+      text += "### " + markdown_cell(table.title) +
+              (comparison.ladder ? " (ladder from " : " (baseline ") +
+              markdown_cell(table.columns[table.baseline]) + ")\n\n";
     }
     text += markdown_table(table);
   }

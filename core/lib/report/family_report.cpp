@@ -168,7 +168,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::stable_sort(cases.begin(), cases.end(), case_order);
   const CaseColumns columns{has_op, caches.size() > 1};
 
-  std::string md = "\n## " + family + "\n\n";
+  std::string md = "\n## " + markdown_cell(family) + "\n\n";
   if (view.metric == Metric::time) {
     md += "Each plugin's " + std::string(view.unit) + " (median time) at its best block, and its "
           "`metrics`: what the launch did.\n\n" + latency_table(cases, table, view, columns, rows);
@@ -268,7 +268,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
     }
     if (plot.panels.empty()) continue;
     scripts.push_back(write_plot(plot, dir));
-    plots.emplace_back(ranks[model_label], "![" + plot.title + "](" + plot.name + ".png)\n\n");
+    plots.emplace_back(ranks[model_label], "![" + markdown_cell(plot.title) + "](" + plot.name + ".png)\n\n");
   }
   std::sort(plots.begin(), plots.end());
   md += "\n";

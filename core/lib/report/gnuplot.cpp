@@ -58,8 +58,22 @@ const char* colour(std::size_t index) { return kPalette[index % kPaletteSize]; }
 
 // The axes and the plot command of a line plot; its series are appended to `data` as gnuplot
 // data blocks, numbered on from `index`.
-std::string line_plot_commands(const LinePlot& plot, const std::string& data_file,
+std::string line_plot_commands(const LinePlot& given, const std::string& data_file,
                                std::ostringstream& data, int& index) {
+  // A point no axis can show (a size of 0 on a log axis: a shape that is no size, from a file
+  // someone edited; a value not finite) is left out: gnuplot refuses a plot of none it can.
+  LinePlot plot = given;
+  const auto shown = [&](double x) { return std::isfinite(x) && (!plot.log_x || x > 0); };
+  for (auto& s : plot.series) {
+    s.points.erase(std::remove_if(s.points.begin(), s.points.end(),
+                                  [&](const auto& p) {
+                                    return !shown(p.first) || !std::isfinite(p.second);
+                                  }),
+                   s.points.end());
+  }
+  plot.x_ticks.erase(std::remove_if(plot.x_ticks.begin(), plot.x_ticks.end(),
+                                    [&](const auto& tick) { return !shown(tick.first); }),
+                     plot.x_ticks.end());
   std::ostringstream script;
   script << "set xlabel " << gnuplot_string(plot.x_label) << " noenhanced\n"
          << "set ylabel " << gnuplot_string(plot.y_label) << " noenhanced\n"
@@ -220,7 +234,28 @@ std::string write_plot(const PanelPlot& plot, const std::string& dir) {
   return plot.name + ".gp";
 }
 
-std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
+std::string write_plot(const ScatterPlot& given, const std::string& dir) {
+  // Log axes both: a point not finite and positive is left out (with its label).
+  ScatterPlot plot = given;
+  const auto shown = [](const std::pair<double, double>& p) {
+    return std::isfinite(p.first) && std::isfinite(p.second) && p.first > 0 && p.second > 0;
+  };
+  for (auto& line : plot.lines) {
+    line.points.erase(std::remove_if(line.points.begin(), line.points.end(),
+                                     [&](const auto& p) { return !shown(p); }),
+                      line.points.end());
+  }
+  for (auto& marks : plot.marks) {
+    ScatterPlot::Marks kept = marks;
+    kept.points.clear();
+    kept.labels.clear();
+    for (std::size_t i = 0; i < marks.points.size(); ++i) {
+      if (!shown(marks.points[i])) continue;
+      kept.points.push_back(marks.points[i]);
+      if (i < marks.labels.size()) kept.labels.push_back(marks.labels[i]);
+    }
+    marks = std::move(kept);
+  }
   std::ostringstream data, script;
   script << terminal(plot.name, 1500, 850) << frame(plot.title)
          << "set xlabel " << gnuplot_string(plot.x_label) << " noenhanced\n"
@@ -234,11 +269,13 @@ std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
     return gnuplot_string(plot.name + ".dat") + " index " + std::to_string(index++);
   };
   for (const auto& line : plot.lines) {
+    if (line.points.empty()) continue;
     for (const auto& [x, y] : line.points) data << x << '\t' << y << '\n';
     plots.push_back(next_block() + " using 1:2 with lines lw 2 dt " + std::to_string(line.dash) +
                     " lc rgb '" + colour(line.colour) + "' title " + gnuplot_string(line.title));
   }
   for (const auto& marks : plot.marks) {
+    if (marks.points.empty()) continue;
     for (const auto& [x, y] : marks.points) data << x << '\t' << y << '\n';
     plots.push_back(next_block() + " using 1:2 with points pt " +
                     std::to_string(marks.point_type) + " ps 1.6 lc rgb '" + colour(marks.colour) +
@@ -258,6 +295,11 @@ std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
     }
     plots.push_back(next_block() + " using 1:2:3:4 with labels left offset 0.3,0 font ',9' "
                                    "tc rgb variable noenhanced notitle");
+  }
+  if (plots.empty()) {
+    script << "set xrange [1:10]\nset yrange [1:10]\n"
+              "set label 1 'no case measured' at graph 0.5, graph 0.5 center\n";
+    plots.push_back("NaN notitle");
   }
   script << plot_command(plots);
   write_file(dir + "/" + plot.name + ".dat", data.str());

@@ -10,6 +10,7 @@
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
 #include "util/output_file.hpp"
+#include "util/terminal_text.hpp"
 #include "util/statistics.hpp"
 
 #include <boost/filesystem.hpp>
@@ -148,11 +149,13 @@ std::vector<std::string> write_history(const History& history, const GateRequest
     for (const auto& r : shown.regressions) {
       if (shown.cases[r.case_index].key[family] == name) own.push_back(r);
     }
-    md << "\n## " << name << "\n\n![" << name << "](" << plot.name << ".png)\n\n"
+    md << "\n## " << markdown_cell(name) << "\n\n![" << markdown_cell(name) << "](" << plot.name
+       << ".png)\n\n"
        << regressions_table(shown, own);
   }
   const std::string path = dir + "/history.md";
-  write_output_file(path, md.str(), "report");
+  // Whatever a cell held is shown as text, by a terminal or a markdown viewer alike.
+  write_output_file(path, terminal_text(md.str(), /*keep_newlines=*/true), "report");
   return scripts;
 }
 

@@ -13,6 +13,7 @@
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/output_file.hpp"
+#include "util/terminal_text.hpp"
 
 #include <boost/filesystem/operations.hpp>
 
@@ -189,7 +190,7 @@ std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuMo
     plot.values.push_back({p.measured, p.predicted});
   }
   scripts.push_back(write_plot(plot, dir));
-  return "\n## Scaling: " + scaling.other + " vs " + scaling.baseline +
+  return "\n## Scaling: " + markdown_cell(scaling.other) + " vs " + markdown_cell(scaling.baseline) +
          "\n\nPredicted speed-up by bound: " + predictions +
          ".\n\nMeasured: a plugin's time on " + scaling.baseline + " over its time on " +
          scaling.other + ", each the median over the model's cards, as a geometric mean over the "
@@ -393,7 +394,8 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
   }
 
   const std::string path = dir + "/report.md";
-  write_output_file(path, md, "report");
+  // Whatever a cell held is shown as text, by a terminal or a markdown viewer alike.
+  write_output_file(path, terminal_text(md, /*keep_newlines=*/true), "report");
   return scripts;
 }
 
