@@ -114,6 +114,29 @@ TEST(HostileText, CompareTablesKeepTheirColumnsWhateverTheNamesHold) {
   }
 }
 
+// A plugin may be named "testing/pipe|name": list's table and run's closing one keep their columns.
+TEST(HostileText, ListAndRunTablesKeepTheirColumnsWhateverAPluginIsNamed) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list", "--plugins", kbtest::test_plugin_dir("names")},
+        std::vector<std::string>{"run", "--plugins", kbtest::test_plugin_dir("names"), "--plugin",
+                                 "testing/*", "--sizes", "10", "--dtypes", "int32", "--max-time",
+                                 "0.01"}}) {
+    const auto run = kbench(args);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("| testing/pipe\\|name |"), std::string::npos) << run.output;
+    int columns = -1;
+    std::size_t start = 0;
+    while (start < run.output.size()) {
+      const auto end = run.output.find('\n', start);
+      const std::string line = run.output.substr(start, end - start);
+      start = end + 1;
+      if (line.empty() || line.front() != '|') continue;
+      if (columns < 0) columns = separators(line);
+      EXPECT_EQ(separators(line), columns) << args.front() << ":\n" << run.output;
+    }
+  }
+}
+
 TEST(HostileText, CompareCsvIsRfc4180AndHoldsNoFormula) {
   EXPECT_EQ(kb::export_csv_cell("back\\slash"), "back\\slash");
   EXPECT_EQ(kb::export_csv_cell("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
