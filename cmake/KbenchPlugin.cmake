@@ -1,8 +1,9 @@
 # kbench_add_plugin(<target> SOURCES <file>... [LIBRARIES <lib>...]
 #                   [CUDA_ARCHITECTURES <arch>...] [OUTPUT_DIRECTORY <dir>])
 #
-# Builds one plugin: a shared module named <target>.so with every symbol hidden except the
-# `kbench_plugin` entry point (KB_EXPORT), linked to the author helpers, written to
+# Builds one plugin (a version 3 strategy, or an older self-refereed plugin): a shared module
+# named <target>.so with every symbol hidden except the `kbench_plugin` entry point (KB_EXPORT),
+# linked to the author helpers, written to
 # OUTPUT_DIRECTORY (default: KBENCH_PLUGIN_DIR, the build's plugin folder the runner searches, in
 # the kbench tree; the current binary folder for a project using an installed kbench through
 # find_package(kbench)). In-tree plugins are installed when KBENCH_INSTALL_PLUGINS is set.
@@ -52,4 +53,26 @@ function(kbench_add_plugin target)
   if(KBENCH_INSTALL_PLUGINS)
     install(TARGETS ${target} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kbench/plugins)
   endif()
+endfunction()
+
+# kbench_add_family(<target> SOURCES <file>... [LIBRARIES <lib>...]
+#                   [CUDA_ARCHITECTURES <arch>...] [OUTPUT_DIRECTORY <dir>])
+#
+# Builds a family's referee (ABI version 3): a shared module exporting `kbench_family` alone
+# (KBENCH_FAMILY in kbench/support/family.hpp), which allocates each case's buffers, draws the
+# inputs, counts the work and checks the outputs of every strategy of the family. Write it to the
+# folder of the family's strategies (the default, as for kbench_add_plugin): the runner finds a
+# strategy's referee among the plugin folders it searches, and refuses a version 3 strategy whose
+# family library it cannot find. Its device code (the draws and checks of
+# kbench/support/generated.cuh) is built, as a strategy's, for CMAKE_CUDA_ARCHITECTURES unless
+# CUDA_ARCHITECTURES says otherwise: build it for every device its strategies run on. In the
+# kbench tree, installed beside the built-in plugins; a family built out of tree against an
+# installed kbench (find_package(kbench)) stays in its build folder: pass that folder to
+# `kbench run --plugins` and `kbench validate --plugins`.
+function(kbench_add_family target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES")
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "kbench_add_family(${target}): SOURCES is required")
+  endif()
+  kbench_add_plugin(${target} ${ARGN})
 endfunction()

@@ -1,5 +1,12 @@
-# find_package(kbench): the plugin helper headers, the family references (kbench::plugin_support)
-# and kbench_add_plugin(), for plugins built outside the kbench tree.
+# find_package(kbench): for strategies and families built outside the kbench tree.
+#   kbench::plugin_support   the author helpers: kbench/plugin.h (the C ABI), kbench/plugin.hpp,
+#                            kbench/support/ (strategy.hpp: KBENCH_STRATEGY; family.hpp:
+#                            KBENCH_FAMILY; generated.cuh: device draws and checks), the in-tree
+#                            families' headers (kbench/families/: their Operands) and the
+#                            compiled part of the helpers
+#   kbench_add_plugin()      a strategy (ABI version 3) or an older self-refereed plugin
+#   kbench_add_family()      a family's referee library, exporting kbench_family
+#   KBENCH_EXECUTABLE        the installed runner
 include(CMakeFindDependencyMacro)
 find_dependency(CUDAToolkit)
 find_dependency(Threads)

@@ -14,7 +14,7 @@ namespace kb {
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
 CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
-  return CaseKey(build_row(run.context, c, nullptr, 0, CaseOutcome{}), run.options.split);
+  return CaseKey(build_row(run.context, c, nullptr, {}, CaseOutcome{}), run.options.split);
 }
 
 CaseExecutor::~CaseExecutor() {
@@ -44,11 +44,17 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   std::vector<std::string> args = {
       executable_path(), "worker", "--plugin-file", c.plugin->file,
       "--device", std::to_string(c.request.device),
-      "--copy-gbps", option_number(copy_gbps_[c.request.device]),
+      "--copy-gbps", option_number(bandwidth_[c.request.device].copy_gbps),
+      "--read-gbps", option_number(bandwidth_[c.request.device].read_gbps),
+      "--l2-gbps", option_number(bandwidth_[c.request.device].l2_gbps),
       "--min-samples", std::to_string(rule.min_samples), "--min-time",
       option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
       "--max-noise", option_number(rule.max_noise),
       "--energy-window", option_number(options_.timing.energy_window_seconds)};
+  if (c.plugin->referee) {
+    args.push_back("--family-file");
+    args.push_back(c.plugin->referee->file);
+  }
   if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");
@@ -71,8 +77,11 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
     stop_worker();
     return false;
   }
-  if (c.request.device >= 0 && copy_gbps_[c.request.device] <= 0) {
-    copy_gbps_[c.request.device] = std::strtod(hello["copy_gbps"].c_str(), nullptr);
+  if (c.request.device >= 0 && bandwidth_[c.request.device].copy_gbps <= 0) {
+    MeasuredBandwidth& measured = bandwidth_[c.request.device];
+    measured.copy_gbps = std::strtod(hello["copy_gbps"].c_str(), nullptr);
+    measured.read_gbps = std::strtod(hello["read_gbps"].c_str(), nullptr);
+    measured.l2_gbps = std::strtod(hello["l2_gbps"].c_str(), nullptr);
   }
   current_ = group_of(c);
   run_.report.worker_started(
@@ -171,7 +180,7 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
 // stops, and the case is named as not recorded.
 std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
   const ResultRow row = build_row(run_.context, c, device_info(c.request.device),
-                                  copy_gbps_[c.request.device], outcome);
+                                  bandwidth_[c.request.device], outcome);
   SharedCsvFile::Span samples;
   try {
     if (run_.samples != nullptr && !outcome.sample_list.empty()) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "case/case_outcome.hpp"
+#include "device/bandwidth.hpp"
 #include "options.hpp"
 #include "plan/plan.hpp"
 #include "protocol/codec.hpp"
@@ -93,7 +94,7 @@ class CaseExecutor {
   int worker_signal_ = 0;
   Group current_;
   std::map<int, DeviceInfo> devices_;
-  std::map<int, double> copy_gbps_;
+  std::map<int, MeasuredBandwidth> bandwidth_;  // per device, measured by its first worker
 };
 
 }  // namespace kb

@@ -1,6 +1,8 @@
 // `kbench new-plugin NAME --family F [--host]`: a folder with a CMakeLists.txt and one kernel
 // file that builds against an installed kbench (find_package(kbench)) and passes
-// `kbench validate` as written — a correct, simple strategy for the author to make fast.
+// `kbench validate` as written — a correct, simple version 3 strategy for the author to make
+// fast. The strategy only computes: the family's own library (its referee) allocates the
+// buffers, draws the inputs, counts the work and checks the output.
 #include "commands.hpp"
 #include "options.hpp"
 #include "plugin/loader.hpp"
@@ -21,16 +23,22 @@ namespace {
 
 // A family's scaffold is a file beside it: NAME.cu.in (CUDA) or NAME.host.cpp.in (host), with
 // @NAME@ for the strategy's name. kbench's own families keep theirs in its headers' folder
-// (installed with the SDK); a family from outside ships its own next to its plugins, so
-// `new-plugin` scaffolds it without kbench knowing the family.
-std::vector<boost::filesystem::path> template_dirs(const std::vector<std::string>& plugin_dirs) {
+// (installed with the SDK); a family from outside ships its own next to its plugins and its
+// family library, so `new-plugin` scaffolds it without kbench knowing the family.
+struct TemplateDir {
+  boost::filesystem::path path;
+  std::string plugins;  // the plugin folder it belongs to; "" for kbench's own scaffolds
+};
+
+std::vector<TemplateDir> template_dirs(const std::vector<std::string>& plugin_dirs) {
   namespace fs = boost::filesystem;
-  std::vector<fs::path> dirs = {
-      fs::path(executable_dir()) / ".." / "include" / "kbench" / "families" / "templates",
-      fs::path(KBENCH_SOURCE_TEMPLATES)};
+  std::vector<TemplateDir> dirs = {
+      {fs::path(executable_dir()) / ".." / "include" / "kbench" / "families" / "templates", ""},
+      {fs::path(KBENCH_SOURCE_TEMPLATES), ""}};
   for (const auto& dir : plugin_search_path(plugin_dirs)) {
-    dirs.push_back(fs::path(dir) / "templates");
-    dirs.push_back(dir);
+    const std::string plugins = fs::absolute(dir).lexically_normal().string();
+    dirs.push_back({fs::path(dir) / "templates", plugins});
+    dirs.push_back({fs::path(dir), plugins});
   }
   return dirs;
 }
@@ -69,8 +77,9 @@ int new_plugin_command(const std::vector<std::string>& args) {
   description.add_options()("help,h", "show this help")(
       "name", po::value(&name)->required(), "strategy name: letters, digits, _")(
       "family", po::value(&family)->required(),
-      "the family: kbench's own (transpose, matmul, reduce) or one whose plugins ship a "
-      "scaffold (FAMILY.cu.in beside them, or in templates/ there)")(
+      "the family: kbench's own (transpose, matmul, reduce) or one from outside whose folder "
+      "(--plugins) holds its family library and a scaffold (FAMILY.cu.in beside them, or in "
+      "templates/ there)")(
       "host", po::bool_switch(&host), "a host (CPU) plugin instead of a CUDA one")(
       "output,o", po::value(&output), "folder to create (default: ./NAME)");
   description.add(plugin_path_options(plugin_dirs));
@@ -104,13 +113,15 @@ int new_plugin_command(const std::vector<std::string>& args) {
   const std::string template_name = family + (host ? ".host.cpp.in" : ".cu.in");
   std::string scaffold;
   std::string looked;
+  std::string family_dir;  // where an outside family's library is: the scaffold's folder
   for (const auto& dir : template_dirs(plugin_dirs)) {
-    std::ifstream in((dir / template_name).string());
+    std::ifstream in((dir.path / template_name).string());
     if (in) {
       scaffold.assign(std::istreambuf_iterator<char>(in), {});
+      family_dir = dir.plugins;
       break;
     }
-    looked += (looked.empty() ? " " : ", ") + dir.lexically_normal().string();
+    looked += (looked.empty() ? " " : ", ") + dir.path.lexically_normal().string();
   }
   if (scaffold.empty()) {
     throw InputError("no scaffold '" + template_name + "' for family '" + family +
@@ -120,11 +131,16 @@ int new_plugin_command(const std::vector<std::string>& args) {
   if (fs::exists(folder)) throw InputError("'" + folder.string() + "' already exists");
   fs::create_directories(folder);
   const std::string source = name + (host ? ".cpp" : ".cu");
+  // A family from outside is refereed by its own library: validate and run find it there.
+  const std::string referee = family_dir.empty() ? "" : " --plugins " + family_dir;
   write_file(folder / "CMakeLists.txt",
-             "# " + family + "/" + name + ", a kbench plugin built out of tree:\n"
+             "# " + family + "/" + name + ", a kbench strategy (plugin ABI version 3) built out of "
+             "tree. The " + family + " family's\n"
+             "# library is its referee: it owns the buffers, draws the inputs and checks the "
+             "output.\n"
              "#   cmake -S . -B build -DCMAKE_PREFIX_PATH=<kbench prefix> && cmake --build build\n"
-             "#   kbench validate build/" + name + ".so\n"
-             "#   kbench run --plugins build --family " + family + "\n"
+             "#   kbench validate build/" + name + ".so" + referee + "\n"
+             "#   kbench run --plugins build" + referee + " --family " + family + "\n"
              "cmake_minimum_required(VERSION 3.24)\n"
              "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n  set(CMAKE_CUDA_ARCHITECTURES 90)\nendif()\n"
              "project(" + name + " LANGUAGES CXX" + (host ? "" : " CUDA") + ")\n"
@@ -137,7 +153,9 @@ int new_plugin_command(const std::vector<std::string>& args) {
   std::cout << "wrote " << (folder / "CMakeLists.txt").string() << " and "
             << (folder / source).string() << "\nbuild: cmake -S " << folder.string() << " -B "
             << (folder / "build").string() << " -DCMAKE_PREFIX_PATH=<kbench prefix> && cmake --build "
-            << (folder / "build").string() << "\n";
+            << (folder / "build").string() << "\n"
+            << "check: kbench validate " << (folder / "build" / (name + ".so")).string() << referee
+            << "\n";
   return 0;
 }
 

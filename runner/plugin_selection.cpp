@@ -16,7 +16,7 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
-  PluginSelection selection{{}, FamilyTable(discovery.plugins)};
+  PluginSelection selection{{}, FamilyTable(discovery.families, discovery.plugins)};
   for (const auto& warning : selection.families.warnings()) {
     std::cerr << "kbench: " << warning << "\n";
   }

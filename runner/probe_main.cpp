@@ -64,7 +64,8 @@ int probe_command(const std::vector<std::string>&) {
       const kb_case c = request.to_abi();
       kb_message why{};
       step("accepts()");
-      const auto accepts = plugin->second->api->accepts;
+      const auto accepts = plugin->second->api ? plugin->second->api->accepts
+                                               : plugin->second->family->accepts;
       const bool accepted = accepts == nullptr || accepts(&c, &why) != 0;
       send("verdict", {{"accepted", accepted ? "1" : "0"}, {"why", plugin_text(why.text)}});
     }

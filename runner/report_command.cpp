@@ -40,7 +40,7 @@ int report_command(const std::vector<std::string>& args) {
     // The families' headlines and references, as the plugins found describe them.
     const Discovery found =
         PluginProbe(executable_path(), 60).discover(plugin_search_path(plugin_dirs));
-    scripts = write_report(rows, FamilyTable(found.plugins), dir);
+    scripts = write_report(rows, FamilyTable(found.families, found.plugins), dir);
   }
   const std::string written = dir + (trend ? "/history.md" : "/report.md");
   if (run_gnuplot(dir, scripts)) {

@@ -58,7 +58,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
   std::vector<Problem> problems;
   std::vector<std::map<Configuration, PlannedCase>> configurations;
   for (const auto& c : plan.cases) {
-    const ResultRow row = build_row(context, c, nullptr, 0, {});
+    const ResultRow row = build_row(context, c, nullptr, {}, {});
     const BestKey key = best_key(row);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
       return p.key == key && p.device == c.request.device;

@@ -1,6 +1,12 @@
-// `kbench validate PLUGIN.so`: what a plugin author runs before sharing a plugin. Loads the file
-// with every check the loader makes, then runs a small case of each data type (and operation) it
-// declares, with verification, through the same parent/worker path as `kbench run`.
+// `kbench validate FILE.so`: what a plugin author runs before sharing a plugin or a family.
+//
+// A strategy (or a version 1 or 2 plugin): loads the file with every check the loader makes,
+// finds its referee (a version 3 strategy's family library: installed, in a --plugins folder, or
+// beside the file), then runs a small case of each data type (and operation) it declares, checked,
+// through the same parent/worker path as `kbench run`; a CUDA plugin's first passing case then
+// runs once more under compute-sanitizer's memcheck and racecheck where the tool and a device are
+// present, and an error either finds fails the validation.
+// A family library: loads it with the loader's checks and says what it referees.
 #include "case/case_spec.hpp"
 #include "commands.hpp"
 #include "device/device_info.hpp"
@@ -10,30 +16,245 @@
 #include "protocol/plugin_probe.hpp"
 #include "store/results_store.hpp"
 #include "util/input_error.hpp"
+#include "util/sanitizer_report.hpp"
 
 #include <boost/filesystem.hpp>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <thread>
 
 namespace kb {
 namespace {
 
-// The family's small case, from its description: the plugin's own, or that of the installed
-// plugins of its family; for a family no plugin describes, an odd size and a few blocks.
+namespace fs = boost::filesystem;
+
+// The family's small case, from its description: its referee's, the plugin's own (versions 1 and
+// 2), or that of the installed parts of its family; for a family nobody describes, an odd size
+// and a few blocks.
 struct SmallCase {
   std::string sizes, blocks;
 };
 
-SmallCase small_case(const PluginInfo& plugin, PluginProbe& probe) {
+SmallCase small_case(const PluginInfo& plugin, const Discovery& installed) {
   auto described = std::make_shared<PluginInfo>(plugin);
   std::vector<std::shared_ptr<const PluginInfo>> plugins{described};
-  const Discovery installed = probe.discover(plugin_search_path({}));
   plugins.insert(plugins.end(), installed.plugins.begin(), installed.plugins.end());
-  const FamilyTable families(plugins);
-  if (const FamilyInfo* family = families.find(plugin.family)) {
+  std::vector<std::shared_ptr<const PluginInfo>> families = installed.families;
+  if (plugin.referee) families.insert(families.begin(), plugin.referee);
+  const FamilyTable table(families, plugins);
+  if (const FamilyInfo* family = table.find(plugin.family)) {
     return {family->check_sizes, family->check_blocks.empty() ? "256" : family->check_blocks};
   }
   return {"1000", "256,32x8"};
+}
+
+std::shared_ptr<const PluginInfo> family_named(const Discovery& found, const std::string& name) {
+  const auto it = std::find_if(found.families.begin(), found.families.end(),
+                               [&](const auto& f) { return f->name == name; });
+  return it == found.families.end() ? nullptr : *it;
+}
+
+// ---- compute-sanitizer ---------------------------------------------------------------------
+
+// Runs argv with its standard output and error to `log`, in a process group of its own; kills
+// the group after `seconds`. The exit code, 128 + the signal, or -1 when it was killed for time.
+int run_logged(const std::vector<std::string>& argv, const std::string& log, double seconds) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    setpgid(0, 0);
+    // The tool reaches into the worker it watches (its debugger backend, its injected library
+    // writing where it was told): under it, the worker runs outside the plugin sandbox, which
+    // would refuse those (docs/nothing-lost.md). The plugin ran sandboxed in validate's cases.
+    setenv("KBENCH_SANDBOX", "off", 1);
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) dup2(fd, 1), dup2(fd, 2), close(fd);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (true) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) return 127;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 127;
+}
+
+std::string read_whole(const fs::path& file) {
+  std::ifstream in(file.string());
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string last_line(const std::string& text) {
+  std::string line, last;
+  std::istringstream lines(text);
+  while (std::getline(lines, line)) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
+// The one case the tools run: the first that passed validation, as `kbench run` options.
+struct ToolCase {
+  std::vector<std::string> options;
+  std::string label;  // "scan/blocked int32 1000 block 256"
+};
+
+ToolCase tool_case(const ResultRow& row, const SmallCase& small) {
+  ToolCase c;
+  c.options = {"--sizes", row.get("shape"), "--dtypes", row.get("dtype")};
+  c.label = row.get("plugin") + " " + row.get("dtype");
+  if (!row.get("op").empty()) {
+    c.options.insert(c.options.end(), {"--ops", row.get("op")});
+    c.label += " " + row.get("op");
+  }
+  c.label += " " + row.get("shape");
+  const std::string block = row.get("block");
+  c.options.insert(c.options.end(), {"--blocks", block.empty() || block == "-" ? small.blocks : block});
+  if (!block.empty() && block != "-") c.label += " block " + block;
+  std::stringstream params(row.get("params"));
+  for (std::string param; std::getline(params, param, ';');) {
+    if (param.empty()) continue;
+    c.options.insert(c.options.end(), {"--param", param});
+    c.label += " " + param;
+  }
+  return c;
+}
+
+// One tool over the case: its line, and whether it found errors.
+bool run_tool(const std::string& sanitizer, const std::string& tool, const std::string& plugin,
+              const ToolCase& c, const fs::path& work, double case_timeout) {
+  const fs::path folder = work / tool;
+  fs::create_directories(folder);
+  // The tool slows kernels by one or two orders of magnitude; the case is small.
+  const double timeout = std::max(case_timeout, 300.0);
+  std::vector<std::string> argv = {
+      sanitizer, "--tool", tool, "--target-processes", "all",
+      // Failed CUDA API calls are the plugin's own error statuses (and those of libraries
+      // probing what the device has); the tools are asked about device code.
+      "--report-api-errors", "no", "--print-limit", "10",
+      "--log-file", (folder / "process.%p.log").string(),
+      executable_path(), "run", "--plugins", (work / "plugin").string(), "--plugin", plugin,
+      "--profile", "--output", (folder / "case.csv").string(), "--run-id", "validate-" + tool,
+      "--case-timeout", option_number(timeout)};
+  argv.insert(argv.end(), c.options.begin(), c.options.end());
+  const int code = run_logged(argv, (folder / "tool.out").string(), 3 * timeout + 120);
+  std::string text;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() == ".log" || entry.path().extension() == ".out") {
+      text += read_whole(entry.path()) + "\n";
+    }
+  }
+  const SanitizerFindings found = read_sanitizer_output(text);
+  std::cout << tool << ": ";
+  if (found.errors > 0) {
+    std::cout << found.errors << (found.errors == 1 ? " error" : " errors") << " in " << c.label
+              << "; the first: " << found.first_error << "\n";
+    return true;
+  }
+  std::size_t ok = 0;
+  if (fs::exists(folder / "case.csv")) {
+    for (const auto& row : read_results((folder / "case.csv").string())) ok += row.get("status") == "ok";
+  }
+  if (code == -1) {
+    std::cout << "no answer within " << option_number(3 * timeout + 120) << " s (" << c.label
+              << "); not counted against the plugin\n";
+  } else if (!found.summarized) {
+    std::cout << "the tool did not report (exit code " << code << ": "
+              << last_line(read_whole(folder / "tool.out")) << "); not counted against the plugin\n";
+  } else if (code != 0 || ok == 0) {
+    std::cout << "no error found, but " << c.label << " did not pass under the tool (exit code "
+              << code << ")\n";
+  } else {
+    std::cout << "clean (" << c.label << ")\n";
+  }
+  return false;
+}
+
+// Runs memcheck, then racecheck (shared-memory hazards), on the case; true when either found an
+// error. Says in one line why it did not run where it cannot.
+bool sanitize(const std::string& plugin, const ToolCase& c, const fs::path& work,
+              double case_timeout) {
+  std::string looked;
+  const std::string sanitizer = find_compute_sanitizer(looked);
+  if (sanitizer.empty()) {
+    std::cout << "compute-sanitizer: not installed (looked in " << looked
+              << "): memcheck and racecheck not run\n";
+    return false;
+  }
+  std::cout << "compute-sanitizer: " << sanitizer << ", on " << c.label << "\n";
+  bool errors = run_tool(sanitizer, "memcheck", plugin, c, work, case_timeout);
+  errors = run_tool(sanitizer, "racecheck", plugin, c, work, case_timeout) || errors;
+  return errors;
+}
+
+// Where the tools would have run, had there been a device.
+void say_no_device_for_sanitizer() {
+  std::string looked;
+  const std::string sanitizer = find_compute_sanitizer(looked);
+  if (sanitizer.empty()) {
+    std::cout << "compute-sanitizer: not installed (looked in " << looked
+              << "), and no CUDA device here: memcheck and racecheck not run\n";
+  } else {
+    std::cout << "compute-sanitizer: " << sanitizer
+              << " found, but no CUDA device here: memcheck and racecheck not run\n";
+  }
+}
+
+// ---- a family library ------------------------------------------------------------------------
+
+int validate_family(PluginProbe& probe, const PluginInfo& family) {
+  std::cout << "loaded the referee of family " << family.name << " (version " << family.version
+            << ", " << dtype_list(family.dtypes) << (family.ops.empty() ? "" : ", ops " + family.ops)
+            << ")\n";
+  if (family.family_info) {
+    const FamilyInfo& f = *family.family_info;
+    std::cout << "describes: shape " << f.shape_names << "; default sweep " << f.default_sizes
+              << (f.default_blocks.empty() ? "" : " x " + f.default_blocks) << " x "
+              << f.default_dtypes << "; small case " << f.check_sizes
+              << (f.check_blocks.empty() ? "" : " x " + f.check_blocks) << "; headline "
+              << f.headline << (f.reference.empty() ? "" : "; reference " + f.reference) << "\n";
+  }
+  // The strategies it would referee from its own folder.
+  const Discovery beside = probe.discover({fs::path(family.file).parent_path().string()});
+  std::vector<std::string> strategies;
+  for (const auto& p : beside.plugins) {
+    if (p->family == family.name && p->refereed_by_family()) strategies.push_back(p->name);
+  }
+  std::cout << "valid: a family library; ";
+  if (strategies.empty()) {
+    std::cout << "no strategy of it beside it: validate its strategies to run its cases\n";
+  } else {
+    std::string list;
+    for (const auto& s : strategies) list += (list.empty() ? "" : ", ") + s;
+    std::cout << "it referees " << list << " beside it: validate them to run its cases\n";
+  }
+  return 0;
 }
 
 }  // namespace
@@ -41,17 +262,26 @@ SmallCase small_case(const PluginInfo& plugin, PluginProbe& probe) {
 int validate_command(const std::vector<std::string>& args) {
   std::string given;
   double case_timeout = 60;
+  bool no_sanitizer = false;
+  std::vector<std::string> plugin_dirs;
   po::options_description description("kbench validate");
   description.add_options()("help,h", "show this help")(
-      "plugin-file", po::value(&given)->required(), "the plugin's shared library");
+      "plugin-file", po::value(&given)->required(), "the strategy's (or family's) shared library")(
+      "no-sanitizer", po::bool_switch(&no_sanitizer),
+      "do not run the small case under compute-sanitizer (memcheck, racecheck)");
   description.add(case_timeout_option(case_timeout));
+  description.add(plugin_path_options(plugin_dirs));
   po::positional_options_description positional;
   positional.add("plugin-file", 1);
   po::variables_map vm;
   try {
     po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("help")) {
-      std::cout << "Usage: kbench validate PLUGIN.so [--case-timeout S]\n" << description;
+      std::cout << "Usage: kbench validate FILE.so [--plugins DIR] [--case-timeout S] "
+                   "[--no-sanitizer]\n"
+                << "A version 3 strategy's family library (its referee) is looked for among the "
+                   "installed plugins, in each --plugins folder, then beside FILE.so.\n"
+                << description;
       return 0;
     }
     po::notify(vm);
@@ -59,8 +289,8 @@ int validate_command(const std::vector<std::string>& args) {
     throw InputError(std::string("kbench validate: ") + e.what());
   }
   if (given.empty()) throw InputError("kbench validate: the plugin file is empty");
-  const std::string file = boost::filesystem::absolute(given).lexically_normal().string();
-  if (!boost::filesystem::is_regular_file(file)) throw InputError("no such file '" + given + "'");
+  const std::string file = fs::absolute(given).lexically_normal().string();
+  if (!fs::is_regular_file(file)) throw InputError("no such file '" + given + "'");
   std::string failure;
   PluginProbe probe(executable_path(), case_timeout);
   const auto plugin = probe.load(file, failure);
@@ -68,29 +298,73 @@ int validate_command(const std::vector<std::string>& args) {
     std::cout << file << ": invalid: " << failure << "\n";
     return 1;
   }
-  const PluginInfo& api = *plugin;
-  std::cout << "loaded " << api.name << " (family " << api.family << ", version " << api.version
-            << ", " << (api.device == KB_DEVICE_CUDA ? "cuda" : "host") << ", "
-            << dtype_list(api.dtypes) << (api.ops.empty() ? "" : ", ops " + api.ops)
-            << (api.cuda_archs.empty() ? "" : ", built for " + api.cuda_archs) << ")\n";
-  if (api.description.empty()) {
+  if (plugin->kind == PartKind::family) return validate_family(probe, *plugin);
+
+  std::cout << "loaded " << plugin->name << " (family " << plugin->family << ", version "
+            << plugin->version << ", " << (plugin->device == KB_DEVICE_CUDA ? "cuda" : "host")
+            << ", " << dtype_list(plugin->dtypes)
+            << (plugin->ops.empty() ? "" : ", ops " + plugin->ops)
+            << (plugin->cuda_archs.empty() ? "" : ", built for " + plugin->cuda_archs) << ")\n";
+  if (plugin->description.empty()) {
     std::cout << "invalid: the description is empty\n";
     return 1;
   }
-  if (api.device == KB_DEVICE_CUDA && cuda_device_count(nullptr) == 0) {
+
+  // The referee. A version 3 strategy's is its family's library: installed, else in a --plugins
+  // folder, else beside the strategy (copied with it). A version 1 or 2 plugin is its own.
+  const Discovery installed = probe.discover(plugin_search_path({}));
+  auto api = std::make_shared<PluginInfo>(*plugin);
+  std::string referee_copy;  // a family library to run beside the strategy, not installed
+  if (api->refereed_by_family()) {
+    api->referee = family_named(installed, api->family);
+    for (const auto& dir : plugin_dirs) {
+      if (api->referee) break;
+      if ((api->referee = family_named(probe.discover({dir}), api->family))) {
+        referee_copy = api->referee->file;
+      }
+    }
+    if (!api->referee) {
+      if ((api->referee = family_named(probe.discover({fs::path(file).parent_path().string()}),
+                                       api->family))) {
+        referee_copy = api->referee->file;
+      }
+    }
+    if (!api->referee) {
+      std::cout << "invalid: no referee: the library of the '" << api->family
+                << "' family (exporting " << KB_FAMILY_ENTRY_SYMBOL
+                << ") is neither installed, nor in a --plugins folder, nor beside the plugin\n";
+      return 1;
+    }
+    if (!(api->referee->dtypes & api->dtypes)) {
+      std::cout << "invalid: the " << api->family << " family defines none of its data types ("
+                << dtype_list(api->dtypes) << "; the family: " << dtype_list(api->referee->dtypes)
+                << ")\n";
+      return 1;
+    }
+    std::cout << "referee: the " << api->family << " family's library (version "
+              << api->referee->version << ", " << api->referee->file << ")\n";
+  } else {
+    std::cout << "referee: the plugin itself (ABI version " << api->abi_version
+              << "): its rows say referee=plugin\n";
+  }
+
+  if (api->device == KB_DEVICE_CUDA && cuda_device_count(nullptr) == 0) {
     std::cout << "ABI and metadata valid; no CUDA device here, so no case was run\n";
+    if (!no_sanitizer) say_no_device_for_sanitizer();
     return 0;
   }
 
-  namespace fs = boost::filesystem;
   const fs::path work = fs::temp_directory_path() / fs::unique_path("kbench-validate-%%%%-%%%%");
   fs::create_directories(work / "plugin");
   // Alone in a folder of its own, so nothing else there is loaded beside it.
   fs::copy_file(file, work / "plugin" / fs::path(file).filename());
-  const SmallCase small = small_case(api, probe);
-  std::string dtypes = dtype_list(api.dtypes & ~static_cast<std::uint32_t>(KB_DTYPE_NONE));
+  if (!referee_copy.empty()) {
+    fs::copy_file(referee_copy, work / "plugin" / fs::path(referee_copy).filename());
+  }
+  const SmallCase small = small_case(*api, installed);
+  std::string dtypes = dtype_list(api->dtypes & ~static_cast<std::uint32_t>(KB_DTYPE_NONE));
   std::vector<std::string> run_args = {
-      "--plugins", (work / "plugin").string(), "--plugin", api.name, "--sizes", small.sizes,
+      "--plugins", (work / "plugin").string(), "--plugin", api->name, "--sizes", small.sizes,
       "--blocks", small.blocks, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
       "--run-id", "validate"};
   run_args.insert(run_args.end(), {"--case-timeout", option_number(case_timeout)});
@@ -98,18 +372,37 @@ int validate_command(const std::vector<std::string>& args) {
   const int code = run_command(run_args);
 
   std::size_t ok = 0, total = 0;
+  std::optional<ResultRow> first_ok;
   const fs::path csv = work / "validate.csv";
   if (fs::exists(csv)) {
     for (const auto& row : read_results(csv.string())) {
       ++total;
-      if (row.get("status") == "ok") ++ok;
+      if (row.get("status") == "ok") {
+        ++ok;
+        if (!first_ok) first_ok = row;
+      }
     }
   }
-  fs::remove_all(work);
   const bool valid = code == 0 && ok > 0;
   std::cout << (valid ? "valid: " : "invalid: ") << ok << " of " << total
             << " small cases ran and verified\n";
-  return valid ? 0 : 1;
+
+  bool sanitizer_errors = false;
+  if (valid && api->device == KB_DEVICE_HOST && !no_sanitizer) {
+    std::cout << "compute-sanitizer: not run: a host plugin has no kernels to check\n";
+  } else if (valid && api->device == KB_DEVICE_CUDA) {
+    if (no_sanitizer) {
+      std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
+    } else {
+      sanitizer_errors = sanitize(api->name, tool_case(*first_ok, small), work, case_timeout);
+      if (sanitizer_errors) {
+        std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
+      }
+    }
+  }
+  boost::system::error_code ignored;
+  fs::remove_all(work, ignored);
+  return valid && !sanitizer_errors ? 0 : 1;
 }
 
 }  // namespace kb

@@ -2,13 +2,14 @@
 // and answers each with a result record. Anything that kills this process costs only the case in
 // flight: the parent records it and starts a fresh worker.
 #include "commands.hpp"
-#include "device/copy_bandwidth.hpp"
+#include "device/bandwidth.hpp"
 #include "measure/case_runner.hpp"
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
+#include "util/number_text.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -38,14 +39,17 @@ int worker_command(const std::vector<std::string>& args) {
   // parent's terminal uninvited, so standard output goes nowhere.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
 
-  std::string file;
+  std::string file, family_file;
   int device = -1;
-  double copy_gbps = 0;
+  MeasuredBandwidth bandwidth;
   TimingOptions timing;
   bool latency_off = false;
   po::options_description description;
   description.add_options()("plugin-file", po::value(&file)->required(), "")(
-      "device", po::value(&device), "")("copy-gbps", po::value(&copy_gbps), "");
+      "family-file", po::value(&family_file), "")(
+      "device", po::value(&device), "")("copy-gbps", po::value(&bandwidth.copy_gbps), "")(
+      "read-gbps", po::value(&bandwidth.read_gbps), "")("l2-gbps", po::value(&bandwidth.l2_gbps),
+                                                         "");
   description.add_options()("keep-samples", po::bool_switch(&timing.keep_samples), "");
   description.add(timing_options(timing, latency_off));
   po::variables_map vm;
@@ -57,11 +61,21 @@ int worker_command(const std::vector<std::string>& args) {
   try {
     enter_sandbox();  // before any of the plugin's code runs, its static constructors included
     const auto plugin = load_plugin(file);
-    if (plugin->api->device == KB_DEVICE_CUDA && copy_gbps <= 0) {
-      copy_gbps = measure_copy_gbps(device);
+    // The referee: the family's own library, loaded beside the strategy it judges.
+    std::shared_ptr<const LoadedPlugin> family;
+    if (!family_file.empty()) family = load_plugin(family_file);
+    if (plugin->api == nullptr) throw LoadError(file + " is not a strategy");
+    if (family && family->family == nullptr) throw LoadError(family_file + " is not a family");
+    if (plugin->info.refereed_by_family() && !family) {
+      throw LoadError(plugin->info.name + ": a version 3 strategy needs its family's library");
     }
-    hello["copy_gbps"] = std::to_string(copy_gbps);
-    CaseRunner runner(*plugin->api, device, timing);
+    if (plugin->api->device == KB_DEVICE_CUDA && bandwidth.copy_gbps <= 0) {
+      bandwidth = measure_bandwidth(device);
+    }
+    hello["copy_gbps"] = exact_text(bandwidth.copy_gbps);
+    hello["read_gbps"] = exact_text(bandwidth.read_gbps);
+    hello["l2_gbps"] = exact_text(bandwidth.l2_gbps);
+    CaseRunner runner(*plugin->api, family ? family->family : nullptr, device, timing);
     send("hello", hello, 0);
 
     LineReader input(0);

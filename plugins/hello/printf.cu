@@ -1,5 +1,5 @@
 // Seed 000's Hello World: every thread prints one line with device printf, the host prints one.
-// kb::hello::PrintfProblem captures the verified launch's standard output and checks the lines.
+// The family captures the standard output of a checked launch and checks the lines.
 #include <kbench/families/hello.hpp>
 
 #include <cstdio>
@@ -13,7 +13,7 @@ __global__ void hello_printf() {
 
 template <typename T>
 struct HelloPrintf {
-  static void launch(const kb::hello::PrintfProblem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::hello::Operands<T>& p, kb::Launcher& launch) {
     launch(hello_printf, p.geometry.grid(), p.geometry.block(), 0);
     // As in the seed, the host speaks while the kernel runs. Flushed at once: the worker's stdout
     // is a file, fully buffered, and the line must land in this launch's capture.
@@ -24,7 +24,7 @@ struct HelloPrintf {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::hello::PrintfProblem, HelloPrintf, kb::NoDTypes,
+KBENCH_STRATEGY(kb::hello::Operands, HelloPrintf, kb::NoDTypes,
               {"hello/printf", "1",
                "seed 000: every thread printf()s its block and thread index, the host one line",
                KB_DEVICE_CUDA, 0, "", kb::hello::accepts})

@@ -1,6 +1,6 @@
 // Seed 000's Hello World as data: instead of printing, every thread records who it is, which SM
-// ran it, when it started and ended, and in which order it arrived, so kb::hello::RecordProblem
-// can answer the seed's question about output order with numbers.
+// ran it, when it started and ended, and in which order it arrived, so the family's check can
+// answer the seed's question about output order with numbers.
 #include <kbench/families/hello.hpp>
 
 namespace {
@@ -33,17 +33,24 @@ __global__ void hello_record(kb::hello::Record* records, std::uint32_t* counter,
                         static_cast<std::uint16_t>(threadIdx.y), smid(), ticket, start, end};
 }
 
+// The arrival counter is the strategy's own: zero at prepare, reset by each launch's last thread.
 template <typename T>
 struct HelloRecord {
-  static void launch(const kb::hello::RecordProblem<T>& p, kb::Launcher& launch) {
-    launch(hello_record, p.geometry.grid(), p.geometry.block(), 0, p.records(), p.counter(),
+  explicit HelloRecord(const kb::hello::Operands<T>&) : counter(KB_DEVICE_CUDA, 1) {
+    counter.upload({0u});
+  }
+
+  void launch(const kb::hello::Operands<T>& p, kb::Launcher& launch) {
+    launch(hello_record, p.geometry.grid(), p.geometry.block(), 0, p.records(), counter.data(),
            p.geometry.threads(), kb::hello::kLifeNs);
   }
+
+  kb::Array<std::uint32_t> counter;
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::hello::RecordProblem, HelloRecord, kb::NoDTypes,
+KBENCH_STRATEGY(kb::hello::Operands, HelloRecord, kb::NoDTypes,
               {"hello/record", "1",
                "seed 000 as data: per thread SM, arrival ticket and start/end time; order metrics",
-               KB_DEVICE_CUDA, 0, "", kb::hello::accepts})
+               KB_DEVICE_CUDA, KB_FLAG_NONDETERMINISTIC, "", kb::hello::accepts})

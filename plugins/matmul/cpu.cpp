@@ -5,7 +5,7 @@ namespace {
 
 template <typename T>
 struct Cpu {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher&) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher&) {
     const T* a = p.a();
     const T* b = p.b();
     T* c = p.c();
@@ -21,6 +21,6 @@ struct Cpu {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, Cpu, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, Cpu, kb::FloatDTypes,
               {"matmul/cpu", "1", "host CPU, serial i-j-k loop accumulated in double (seed 003)",
                KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, "", kb::matmul::accepts_host_size})

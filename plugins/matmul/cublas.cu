@@ -7,9 +7,9 @@ namespace {
 
 template <typename T>
 struct Cublas {
-  explicit Cublas(const kb::matmul::Problem<T>&) : handle(CUBLAS_DEFAULT_MATH) {}
+  explicit Cublas(const kb::matmul::Operands<T>&) : handle(CUBLAS_DEFAULT_MATH) {}
 
-  void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     kb::matmul::gemm(handle.on(launch.stream()), p);
     launch.record_library_call();
   }
@@ -19,6 +19,6 @@ struct Cublas {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, Cublas, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, Cublas, kb::FloatDTypes,
               {"matmul/cublas", "1", "cublasSgemm / cublasDgemm, default (full precision) math",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP64_TENSOR})

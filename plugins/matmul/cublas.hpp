@@ -53,13 +53,13 @@ class CublasHandle {
 // Row-major C = A B is column-major C^T = B^T A^T, and a row-major matrix read as column-major is
 // its transpose: so B and A go in swapped, untransposed, with their row lengths as leading
 // dimensions.
-inline void gemm(cublasHandle_t handle, const Problem<float>& p) {
+inline void gemm(cublasHandle_t handle, const Operands<float>& p) {
   const float one = 1.0f, zero = 0.0f;
   cublas_check(cublasSgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &one, p.b(), p.N,
                               p.a(), p.K, &zero, p.c(), p.N),
                "cublasSgemm");
 }
-inline void gemm(cublasHandle_t handle, const Problem<double>& p) {
+inline void gemm(cublasHandle_t handle, const Operands<double>& p) {
   const double one = 1.0, zero = 0.0;
   cublas_check(cublasDgemm_64(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &one, p.b(), p.N,
                               p.a(), p.K, &zero, p.c(), p.N),

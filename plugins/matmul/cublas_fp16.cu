@@ -8,9 +8,9 @@ namespace {
 
 template <typename T>
 struct CublasFp16 {
-  explicit CublasFp16(const kb::matmul::Problem<T>&) : handle(CUBLAS_DEFAULT_MATH) {}
+  explicit CublasFp16(const kb::matmul::Operands<T>&) : handle(CUBLAS_DEFAULT_MATH) {}
 
-  void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     kb::matmul::gemm_16bit(handle.on(launch.stream()), CUDA_R_16F, p.a(), p.b(), p.c(), p.M, p.N,
                            p.K);
     launch.record_library_call();
@@ -21,7 +21,7 @@ struct CublasFp16 {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, CublasFp16, kb::DTypes<__half>,
+KBENCH_STRATEGY(kb::matmul::Operands, CublasFp16, kb::DTypes<__half>,
               {"matmul/cublas_fp16", "1",
                "cublasGemmEx on FP16 tensor cores (float32 accumulation and C)", KB_DEVICE_CUDA,
                KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16})

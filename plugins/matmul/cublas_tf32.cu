@@ -6,15 +6,11 @@ namespace {
 
 template <typename T>
 struct CublasTf32 {
-  explicit CublasTf32(const kb::matmul::Problem<T>&) : handle(CUBLAS_TF32_TENSOR_OP_MATH) {}
+  explicit CublasTf32(const kb::matmul::Operands<T>&) : handle(CUBLAS_TF32_TENSOR_OP_MATH) {}
 
-  void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     kb::matmul::gemm(handle.on(launch.stream()), p);
     launch.record_library_call();
-  }
-
-  kb_verification verify(const kb::matmul::Problem<T>& p) const {
-    return p.verify(kb::matmul::Precision::tf32);
   }
 
   kb::matmul::CublasHandle handle;
@@ -22,6 +18,6 @@ struct CublasTf32 {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, CublasTf32, kb::DTypes<float>,
+KBENCH_STRATEGY(kb::matmul::Operands, CublasTf32, kb::DTypes<float>,
               {"matmul/cublas_tf32", "1", "cublasSgemm on TF32 tensor cores (float32 accumulation)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})

@@ -14,7 +14,7 @@ __global__ void matmul_naive(const T* a, const T* b, T* c, std::int64_t M, std::
 
 template <typename T>
 struct Naive {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     const dim3 grid((p.N + p.block.x - 1) / p.block.x, (p.M + p.block.y - 1) / p.block.y);
     launch(matmul_naive<T>, grid, p.block, 0, p.a(), p.b(), p.c(), p.M, p.N, p.K);
   }
@@ -22,7 +22,7 @@ struct Naive {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, Naive, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, Naive, kb::FloatDTypes,
               {"matmul/naive", "1",
                "one thread per entry, 2D blocks tile C (seed 001 by block, seed 003 1.0)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})

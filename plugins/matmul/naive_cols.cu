@@ -16,7 +16,7 @@ __global__ void matmul_naive_cols(const T* a, const T* b, T* c, std::int64_t M, 
 
 template <typename T>
 struct NaiveCols {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     const std::int64_t threads = p.block.x * p.block.y * p.block.z;
     const dim3 grid((p.M * p.N + threads - 1) / threads);
     launch(matmul_naive_cols<T>, grid, p.block, 0, p.a(), p.b(), p.c(), p.M, p.N, p.K);
@@ -25,7 +25,7 @@ struct NaiveCols {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, NaiveCols, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, NaiveCols, kb::FloatDTypes,
               {"matmul/naive_cols", "1",
                "one thread per entry, x*y*z threads per block down the columns of C (seed 001 by "
                "column)",

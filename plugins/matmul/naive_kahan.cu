@@ -23,7 +23,7 @@ __global__ void matmul_naive_kahan(const T* a, const T* b, T* c, std::int64_t M,
 
 template <typename T>
 struct NaiveKahan {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     const dim3 grid((p.N + p.block.x - 1) / p.block.x, (p.M + p.block.y - 1) / p.block.y);
     launch(matmul_naive_kahan<T>, grid, p.block, 0, p.a(), p.b(), p.c(), p.M, p.N, p.K);
   }
@@ -31,7 +31,7 @@ struct NaiveKahan {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, NaiveKahan, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, NaiveKahan, kb::FloatDTypes,
               {"matmul/naive_kahan", "1",
                "matmul/naive with a Kahan-compensated inner product (seed 003 accuracy step)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})

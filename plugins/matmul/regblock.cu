@@ -246,7 +246,7 @@ struct RegBlock {
                                        static_cast<int>(sizeof(Tiles<T>))));
   }
 
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     using S = Shape<T>;
     const dim3 grid((p.N + S::kN - 1) / S::kN, (p.M + S::kM - 1) / S::kM);
     const bool aligned = quad_aligned(p.a()) && quad_aligned(p.b()) && quad_aligned(p.c());
@@ -261,7 +261,7 @@ struct RegBlock {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, RegBlock, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, RegBlock, kb::FloatDTypes,
               {"matmul/regblock", "2",
                "128x256 block tiles (float64 128x128), 8x16 register tiles per thread (float64 "
                "8x8), B by cp.async, A transposed in shared memory, double-buffered",

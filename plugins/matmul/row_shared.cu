@@ -23,7 +23,7 @@ __global__ void matmul_row_shared(const T* a, const T* b, T* c, std::int64_t N, 
 
 template <typename T>
 struct RowShared {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     launch(matmul_row_shared<T>, dim3(p.M), p.block, p.K * sizeof(T), p.a(), p.b(), p.c(), p.N,
            p.K);
   }
@@ -31,7 +31,7 @@ struct RowShared {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, RowShared, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, RowShared, kb::FloatDTypes,
               {"matmul/row_shared", "1",
                "a block per row of C, the row of A in shared memory (seed 003 2.0)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_row_in_shared})

@@ -5,19 +5,18 @@
 
 namespace {
 
-// Float16 cases only: the inputs are exact, so the check is float32 accumulation's
-// (precision_of<__half>); the strategy's rounded-input precision never applies.
+// Float16 cases only: the inputs are exact, so the family holds it to float32 accumulation.
 template <typename T>
-struct TensorFp16 : kb_wgmma::WgmmaStrategy<T, __half, kb::matmul::Precision::fp32> {
-  using Strategy = kb_wgmma::WgmmaStrategy<T, __half, kb::matmul::Precision::fp32>;
+struct TensorFp16 : kb_wgmma::WgmmaStrategy<T, __half> {
+  using Strategy = kb_wgmma::WgmmaStrategy<T, __half>;
   using Strategy::Strategy;
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, TensorFp16, kb::DTypes<__half>,
-              {"matmul/tensor_fp16", "2",
+KBENCH_STRATEGY(kb::matmul::Operands, TensorFp16, kb::DTypes<__half>,
+              {"matmul/tensor_fp16", "3",
                "FP16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
                "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
-               "consumer warpgroups); A and B made K-major at setup",
+               "consumer warpgroups); A and B made K-major in each launch",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16, "", nullptr})

@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 template <typename T>
 class TensorMma {
  public:
-  explicit TensorMma(const kb::matmul::Problem<T>& p) {
+  explicit TensorMma(const kb::matmul::Operands<T>& p) {
     constexpr std::int64_t int_max = std::numeric_limits<int>::max();
     const std::int64_t tiles_m = (p.M + kBlockM - 1) / kBlockM;
     if (p.M > int_max || p.N > int_max || p.K > int_max || tiles_m > 65535) {
@@ -196,13 +196,9 @@ class TensorMma {
                                        static_cast<int>(kSharedBytes)));
   }
 
-  void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) const {
+  void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) const {
     launch(kernel(), grid_, dim3(kThreads), kSharedBytes, p.a(), p.b(), p.c(),
            static_cast<int>(p.M), static_cast<int>(p.N), static_cast<int>(p.K));
-  }
-
-  kb_verification verify(const kb::matmul::Problem<T>& p) const {
-    return p.verify(kb::matmul::Precision::tf32);
   }
 
  private:
@@ -216,7 +212,7 @@ class TensorMma {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, TensorMma, kb::DTypes<float>,
+KBENCH_STRATEGY(kb::matmul::Operands, TensorMma, kb::DTypes<float>,
               {"matmul/tensor_mma", "1",
                "TF32 tensor cores, warp-level mma.sync m16n8k8, 128x128x32 tiles, 3-stage cp.async "
                "pipeline (4-byte copies when K or N is not a multiple of 4)",

@@ -5,16 +5,16 @@
 namespace {
 
 template <typename T>
-struct TensorWgmma : kb_wgmma::WgmmaStrategy<T, float, kb::matmul::Precision::tf32> {
-  using Strategy = kb_wgmma::WgmmaStrategy<T, float, kb::matmul::Precision::tf32>;
+struct TensorWgmma : kb_wgmma::WgmmaStrategy<T, float> {
+  using Strategy = kb_wgmma::WgmmaStrategy<T, float>;
   using Strategy::Strategy;
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, TensorWgmma, kb::DTypes<float>,
-              {"matmul/tensor_wgmma", "4",
+KBENCH_STRATEGY(kb::matmul::Operands, TensorWgmma, kb::DTypes<float>,
+              {"matmul/tensor_wgmma", "5",
                "TF32 tensor cores, Hopper wgmma m64n256k8 fed by TMA (128x256x32 tiles in grouped "
                "order, persistent blocks, 4 stages, producer + 2 consumer warpgroups); B "
-               "transposed to K-major at setup (A padded too when K % 4 != 0)",
+               "transposed to K-major in each launch (A padded too when K % 4 != 0)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32, "", nullptr})

@@ -403,21 +403,36 @@ CUtensorMap make_tensor_map(const void* base, std::int64_t rows, std::int64_t k,
   return map;
 }
 
-// `source` (rows x cols, row-major) as a K-major matrix of Elem with leading dimension ld:
-// unchanged when K runs along the rows (A), transposed when it runs down the columns (B), the
-// padding zero.
+// `source` (rows x cols, row-major) into `out` as a K-major matrix of Elem with leading dimension
+// ld: the same layout when K runs along the rows (A), transposed when it runs down the columns
+// (B), through a 32x32 tile in shared memory so both sides stay coalesced. The padding columns of
+// `out` are left as they are (zero from prepare).
 template <class Elem, class Source>
-std::vector<Elem> k_major(const kb::HostVector<Source>& source, std::int64_t rows,
-                          std::int64_t cols, bool transpose, std::int64_t ld) {
-  const std::int64_t out_rows = transpose ? cols : rows;
-  std::vector<Elem> out(static_cast<std::size_t>(out_rows * ld), Elem(0.0f));
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const std::int64_t at = transpose ? c * ld + r : r * ld + c;
-      out[static_cast<std::size_t>(at)] = Elem(source[static_cast<std::size_t>(r * cols + c)]);
+__global__ void to_k_major(const Source* source, std::int64_t rows, std::int64_t cols,
+                           bool transpose, std::int64_t ld, Elem* out) {
+  __shared__ Source tile[32][33];
+  const std::int64_t r0 = std::int64_t{blockIdx.y} * 32, c0 = std::int64_t{blockIdx.x} * 32;
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    const std::int64_t r = r0 + y, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) tile[y][threadIdx.x] = source[r * cols + c];
+  }
+  __syncthreads();
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    if (transpose) {
+      const std::int64_t c = c0 + y, r = r0 + threadIdx.x;
+      if (r < rows && c < cols) out[c * ld + r] = Elem(tile[threadIdx.x][y]);
+    } else {
+      const std::int64_t r = r0 + y, c = c0 + threadIdx.x;
+      if (r < rows && c < cols) out[r * ld + c] = Elem(tile[y][threadIdx.x]);
     }
   }
-  return out;
+}
+
+template <class Elem, class Source>
+void launch_k_major(kb::Launcher& launch, const Source* source, std::int64_t rows,
+                    std::int64_t cols, bool transpose, std::int64_t ld, Elem* out) {
+  const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
+  launch(to_k_major<Elem, Source>, grid, dim3(32, 8), 0, source, rows, cols, transpose, ld, out);
 }
 
 // The grid of one launch. Throws KB_UNSUPPORTED, before any setup work, where the kernel cannot
@@ -447,16 +462,16 @@ void allow_shared_memory() {
 }
 
 // The strategy both wgmma plugins share; `In` is the case's data type, `Operand` what the tensor
-// cores read (float read as TF32, or bf16) and `kRounded` the precision float32 inputs are held to
-// once rounded to it (bfloat16 inputs are exact: held to precision_of<In>).
+// cores read (float read as TF32, or bf16).
 //
-// Setup, untimed: wgmma reads both operands K-major, so B is transposed once into a buffer of the
-// strategy, rows zero-padded to 16 bytes for TMA. A is used in place when it already is what the
-// kernel reads (float, rows 16-byte aligned), else it gets such a copy too.
-template <class In, class Operand, kb::matmul::Precision kRounded>
+// wgmma reads both operands K-major, so each launch first transposes B into a buffer of the
+// strategy (rows zero-padded to 16 bytes for TMA), converting to Operand, and copies A likewise
+// unless it already is what the kernel reads (float, rows 16-byte aligned): part of the timed work,
+// as the inputs are the family's and change between draws.
+template <class In, class Operand>
 class WgmmaStrategy {
  public:
-  explicit WgmmaStrategy(const kb::matmul::Problem<In>& p)
+  explicit WgmmaStrategy(const kb::matmul::Operands<In>& p)
       : grid_(launch_grid(p.M, p.N, p.K)),
         ld_(padded_k<Operand>(p.K)),
         a_copy_(KB_DEVICE_CUDA, static_cast<std::size_t>(a_in_place(p.K) ? 0 : p.M * ld_)),
@@ -464,22 +479,22 @@ class WgmmaStrategy {
     const Operand* a = nullptr;
     if constexpr (std::is_same_v<Operand, In>) a = p.a();
     if (a_copy_.size() > 0) {
-      a_copy_.upload(k_major<Operand>(p.host_a(), p.M, p.K, false, ld_));
+      KB_CUDA_CHECK(cudaMemset(a_copy_.data(), 0, a_copy_.bytes()));
       a = a_copy_.data();
     }
-    b_transposed_.upload(k_major<Operand>(p.host_b(), p.K, p.N, true, ld_));
+    KB_CUDA_CHECK(cudaMemset(b_transposed_.data(), 0, b_transposed_.bytes()));
     a_map_ = make_tensor_map<Operand>(a, p.M, p.K, ld_, kBlockM);
     b_map_ = make_tensor_map<Operand>(b_transposed_.data(), p.N, p.K, ld_, kBlockN);
     allow_shared_memory<Operand>();
   }
 
-  void launch(const kb::matmul::Problem<In>& p, kb::Launcher& launch) const {
+  void launch(const kb::matmul::Operands<In>& p, kb::Launcher& launch) const {
+    if (a_copy_.size() > 0) {
+      launch_k_major(launch, p.a(), p.M, p.K, false, ld_, const_cast<Operand*>(a_copy_.data()));
+    }
+    launch_k_major(launch, p.b(), p.K, p.N, true, ld_, const_cast<Operand*>(b_transposed_.data()));
     launch(wgmma_matmul<Operand>, grid_, dim3(kThreads), kSharedBytes, a_map_, b_map_, p.c(),
            static_cast<int>(p.M), static_cast<int>(p.N), static_cast<int>(p.K));
-  }
-
-  kb_verification verify(const kb::matmul::Problem<In>& p) const {
-    return p.verify(std::is_same_v<In, float> ? kRounded : kb::matmul::precision_of<In>());
   }
 
  private:

@@ -6,14 +6,14 @@ namespace {
 
 template <typename T>
 struct Tiled {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     kb::matmul::launch_tiled(p, launch, /*pitch=*/p.block.x);
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, Tiled, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, Tiled, kb::FloatDTypes,
               {"matmul/tiled", "1",
                "square shared-memory tiles of the block's size, zero-filled edges (seed 001/003)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})

@@ -30,7 +30,7 @@ __global__ void matmul_tiled(const T* a, const T* b, T* c, std::int64_t M, std::
 }
 
 template <typename T>
-void launch_tiled(const Problem<T>& p, Launcher& launch, unsigned pitch) {
+void launch_tiled(const Operands<T>& p, Launcher& launch, unsigned pitch) {
   const unsigned tile = p.block.x;
   const dim3 grid((p.N + tile - 1) / tile, (p.M + tile - 1) / tile);
   launch(matmul_tiled<T>, grid, p.block, 2 * tile * pitch * sizeof(T), p.a(), p.b(), p.c(), p.M,

@@ -8,14 +8,14 @@ namespace {
 
 template <typename T>
 struct TiledPadded {
-  static void launch(const kb::matmul::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::matmul::Operands<T>& p, kb::Launcher& launch) {
     kb::matmul::launch_tiled(p, launch, /*pitch=*/p.block.x + 1);
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::matmul::Problem, TiledPadded, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::matmul::Operands, TiledPadded, kb::FloatDTypes,
               {"matmul/tiled_padded", "1",
                "matmul/tiled with tiles padded to tile+1 columns (seed 001)", KB_DEVICE_CUDA,
                KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})

@@ -13,7 +13,7 @@ template <typename T>
 struct Cpu {
   using Wide = std::conditional_t<std::is_integral_v<T>, std::int64_t, double>;
 
-  static void launch(const Problem<T>& p, kb::Launcher&) {
+  static void launch(const Operands<T>& p, kb::Launcher&) {
     const T* in = p.in();
     Wide sum = 0;
     for (std::int64_t i = 0; i < p.n; ++i) {
@@ -21,23 +21,11 @@ struct Cpu {
     }
     *p.out() = static_cast<Result<T>>(sum);
   }
-
-  // n - 1 additions in double, then one rounding to the result's type R: in units of R's
-  // rounding, 1 + (n - 1) u_double / u_R.
-  static kb_verification verify(const Problem<T>& p) {
-    if constexpr (std::is_integral_v<T>) {
-      return p.verify();
-    } else {
-      const double ratio =
-          std::numeric_limits<double>::epsilon() / std::numeric_limits<Result<T>>::epsilon();
-      return p.verify(1.0 + static_cast<double>(p.n - 1) * ratio);
-    }
-  }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Cpu, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Cpu, kb::reduce::DTypesOfAnySize,
               {"reduce/cpu", "1",
                "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
                KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})

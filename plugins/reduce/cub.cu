@@ -32,7 +32,7 @@ struct SquareAs {
 
 // With temp == nullptr: only writes the bytes it needs to temp_bytes.
 template <typename T>
-cudaError_t device_reduce(const Problem<T>& p, void* temp, std::size_t& temp_bytes,
+cudaError_t device_reduce(const Operands<T>& p, void* temp, std::size_t& temp_bytes,
                           cudaStream_t stream) {
   if (p.op == Op::sum) {
     if constexpr (sizeof(T) >= 4) {
@@ -49,7 +49,7 @@ cudaError_t device_reduce(const Problem<T>& p, void* temp, std::size_t& temp_byt
 }
 
 template <typename T>
-std::size_t temp_bytes_for(const Problem<T>& p) {
+std::size_t temp_bytes_for(const Operands<T>& p) {
   std::size_t bytes = 0;
   KB_CUDA_CHECK(device_reduce(p, nullptr, bytes, nullptr));
   return bytes;
@@ -57,10 +57,10 @@ std::size_t temp_bytes_for(const Problem<T>& p) {
 
 template <typename T>
 struct Cub {
-  explicit Cub(const Problem<T>& p)
+  explicit Cub(const Operands<T>& p)
       : temp_bytes(temp_bytes_for(p)), temp(KB_DEVICE_CUDA, std::max<std::size_t>(temp_bytes, 1)) {}
 
-  void launch(const Problem<T>& p, kb::Launcher& launch) {
+  void launch(const Operands<T>& p, kb::Launcher& launch) {
     std::size_t bytes = temp_bytes;
     KB_CUDA_CHECK(device_reduce(p, temp.data(), bytes, launch.stream()));
     launch.record_library_call();
@@ -72,6 +72,6 @@ struct Cub {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Cub, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Cub, kb::reduce::DTypesOfAnySize,
               {"reduce/cub", "2", "cub::DeviceReduce::Sum / TransformReduce (squares)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})

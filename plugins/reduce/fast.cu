@@ -92,7 +92,7 @@ template <typename T>
 struct Fast {
   static constexpr int kWidth = Chunk<T>::kLanes;
 
-  explicit Fast(const Problem<T>& p)
+  explicit Fast(const Operands<T>& p)
       : grid(resident_grid(reduce_fast<T>, kThreads, 0, ceil_div(p.n, kWidth))),
         float_scratch(std::is_integral_v<T> ? 0 : grid) {
     // cudaMalloc aligns to 256 bytes; the vector loads need 16.
@@ -101,16 +101,9 @@ struct Fast {
     }
   }
 
-  void launch(const Problem<T>& p, kb::Launcher& launch) {
+  void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(reduce_fast<T>, grid, kThreads, 0, p.in(), p.n, p.op, float_scratch.view(),
            integer_scratch.view(), p.out());
-  }
-
-  // A thread's chain over its vectors (each one a pairwise sum of kWidth lanes) and the tail
-  // element, then two 10-level block sums.
-  kb_verification verify(const Problem<T>& p) const {
-    return p.verify(last_block_depth(ceil_div(p.n, kWidth), grid, kThreads, ceil_log2(kThreads)) +
-                    ceil_log2(kWidth) + 1);
   }
 
   const unsigned grid;
@@ -120,7 +113,7 @@ struct Fast {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Fast, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Fast, kb::reduce::DTypesOfAnySize,
               {"reduce/fast", "3",
                "16-byte loads, 4 in flight per thread, one wave of 1024-thread blocks, warp "
                "shuffles; integers finish with one atomic, floats in the last block",

@@ -52,19 +52,11 @@ __global__ void reduce_kahan(const T* in, std::int64_t n, Op op, LastBlock<Compe
 
 template <typename T>
 struct Kahan {
-  explicit Kahan(const Problem<T>& p)
+  explicit Kahan(const Operands<T>& p)
       : grid(resident_grid(reduce_kahan<T>, p.block, 0, p.n)), scratch(grid) {}
 
-  void launch(const Problem<T>& p, kb::Launcher& launch) {
+  void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(reduce_kahan<T>, grid, p.block, 0, p.in(), p.n, p.op, scratch.view(), p.out());
-  }
-
-  // Compensated summation over depth d errs by u |sum| (the final rounding) + u sum|x^2| (the
-  // rounded squares) + d^2 u^2 sum|x| (Ogita, Rump and Oishi, SIAM J. Sci. Comput. 26(6), 2005,
-  // Prop. 4.5): in the units of tolerance(), a depth of 2 + d^2 u.
-  kb_verification verify(const Problem<T>& p) const {
-    const double d = last_block_depth(p.n, grid, p.block, ceil_log2(p.block));
-    return p.verify(2.0 + d * d * std::numeric_limits<T>::epsilon() / 2);
   }
 
   const unsigned grid;
@@ -73,7 +65,7 @@ struct Kahan {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Kahan, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::reduce::Operands, Kahan, kb::FloatDTypes,
               {"reduce/kahan", "1",
                "compensated (Kahan/TwoSum) float sum: every rounding error carried along",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,

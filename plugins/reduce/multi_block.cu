@@ -15,12 +15,12 @@ template <typename T>
 struct MultiBlock {
   using Acc = Result<T>;
 
-  explicit MultiBlock(const Problem<T>& p)
+  explicit MultiBlock(const Operands<T>& p)
       : grid(resident_grid(strided_block_sums<T>, p.block, p.block * sizeof(Acc), p.n)),
         device_totals(KB_DEVICE_CUDA, grid),
         host_totals(grid) {}
 
-  void launch(const Problem<T>& p, kb::Launcher& launch) {
+  void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(strided_block_sums<T>, grid, p.block, p.block * sizeof(Acc), p.in(), p.n, p.op,
            device_totals.data());
     const cudaStream_t stream = launch.stream();
@@ -33,12 +33,6 @@ struct MultiBlock {
     KB_CUDA_CHECK(cudaMemcpyAsync(p.out(), &total, sizeof(Acc), cudaMemcpyHostToDevice, stream));
   }
 
-  // A thread's chain, thread 0's chain over the block, the host's chain over the grid.
-  kb_verification verify(const Problem<T>& p) const {
-    return p.verify(
-        static_cast<double>(ceil_div(p.n, std::int64_t{grid} * p.block) + p.block + grid));
-  }
-
   const unsigned grid;
   kb::Array<Acc> device_totals;
   std::vector<Acc> host_totals;
@@ -47,7 +41,7 @@ struct MultiBlock {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, MultiBlock, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, MultiBlock, kb::reduce::DTypesOfAnySize,
               {"reduce/multi_block", "1",
                "strided over a grid; thread 0 adds each block, the host adds the blocks "
                "(seed 003 versions 3.0-4.0)",

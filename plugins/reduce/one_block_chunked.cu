@@ -21,19 +21,15 @@ __global__ void reduce_one_block_chunked(const T* in, std::int64_t n, Op op, Res
 
 template <typename T>
 struct OneBlockChunked {
-  static void launch(const Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(reduce_one_block_chunked<T>, 1, p.block, p.block * sizeof(Result<T>), p.in(), p.n, p.op,
            p.out());
-  }
-  // A chunk in one chain, then thread 0's chain over the block.
-  static kb_verification verify(const Problem<T>& p) {
-    return p.verify(static_cast<double>(ceil_div(p.n, p.block) + p.block));
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, OneBlockChunked, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, OneBlockChunked, kb::reduce::DTypesOfAnySize,
               {"reduce/one_block_chunked", "1",
                "one block, a contiguous chunk per thread: uncoalesced (seed 003 version 1.0)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})

@@ -9,19 +9,15 @@ using namespace kb::reduce;
 
 template <typename T>
 struct OneBlockStrided {
-  static void launch(const Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(strided_block_sums<T>, 1, p.block, p.block * sizeof(Result<T>), p.in(), p.n, p.op,
            p.out());
-  }
-  // Every block-th element in one chain, then thread 0's chain over the block.
-  static kb_verification verify(const Problem<T>& p) {
-    return p.verify(static_cast<double>(ceil_div(p.n, p.block) + p.block));
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, OneBlockStrided, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, OneBlockStrided, kb::reduce::DTypesOfAnySize,
               {"reduce/one_block_strided", "1",
                "one block striding by its size: coalesced (seed 003 version 2.0)", KB_DEVICE_CUDA,
                KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})

@@ -26,17 +26,16 @@ int accepts(const kb_case* c, kb_message* why) {
   return 0;
 }
 
-// Its depth is n - 1, the Problem's default check.
 template <typename T>
 struct SingleThread {
-  static void launch(const Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const Operands<T>& p, kb::Launcher& launch) {
     launch(reduce_single_thread<T>, 1, 1, 0, p.in(), p.n, p.op, p.out());
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, SingleThread, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, SingleThread, kb::reduce::DTypesOfAnySize,
               {"reduce/single_thread", "1",
                "one GPU thread adds all n in order, <<<1,1>>> (seed 003 first version)",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,

@@ -25,12 +25,12 @@ struct TreeInterleaved {
 
 template <typename T>
 struct Strategy : GridReduce<T> {
-  explicit Strategy(const Problem<T>& p) : GridReduce<T>(p, reduce_grid<T, TreeInterleaved>) {}
+  explicit Strategy(const Operands<T>& p) : GridReduce<T>(p, reduce_grid<T, TreeInterleaved>) {}
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_interleaved", "1",
                "shared-memory tree, interleaved pairs picked by a mask: divergent warps, bank "
                "conflicts (seed 003 version 5.0)",

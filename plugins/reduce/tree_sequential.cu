@@ -24,12 +24,12 @@ struct TreeSequential {
 
 template <typename T>
 struct Strategy : GridReduce<T> {
-  explicit Strategy(const Problem<T>& p) : GridReduce<T>(p, reduce_grid<T, TreeSequential>) {}
+  explicit Strategy(const Operands<T>& p) : GridReduce<T>(p, reduce_grid<T, TreeSequential>) {}
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_sequential", "1",
                "shared-memory tree, sequential addressing: no divergence within warps, no bank "
                "conflicts (seed 003)",

@@ -36,12 +36,12 @@ typename GridReduce<T>::Kernel kernel_for(unsigned block) {
 
 template <typename T>
 struct Strategy : GridReduce<T> {
-  explicit Strategy(const Problem<T>& p) : GridReduce<T>(p, kernel_for<T>(p.block)) {}
+  explicit Strategy(const Operands<T>& p) : GridReduce<T>(p, kernel_for<T>(p.block)) {}
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/tree_unrolled", "1",
                "sequential tree unrolled for a compile-time block size (seed 003 last version)",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,

@@ -11,12 +11,12 @@ using namespace kb::reduce;
 
 template <typename T>
 struct Strategy : GridReduce<T> {
-  explicit Strategy(const Problem<T>& p) : GridReduce<T>(p, reduce_grid<T, BlockSum>) {}
+  explicit Strategy(const Operands<T>& p) : GridReduce<T>(p, reduce_grid<T, BlockSum>) {}
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::reduce::Problem, Strategy, kb::reduce::DTypesOfAnySize,
+KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
               {"reduce/warp_shuffle", "1",
                "warp shuffles instead of a shared-memory tree; shared memory only between warps",
                KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,

@@ -37,7 +37,7 @@ constexpr std::int64_t kClassicMaxRows = std::int64_t{65535} * kClassicTile;
 
 // One launch of the 32 x kRows block over the whole matrix.
 template <int kRows, typename T>
-void launch_classic(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+void launch_classic(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
   const dim3 grid(static_cast<unsigned>((p.cols + kClassicTile - 1) / kClassicTile),
                   static_cast<unsigned>((p.rows + kClassicTile - 1) / kClassicTile));
   launch(transpose_classic<T, kRows>, grid, dim3(kClassicTile, kRows), 0, p.in(), p.out(), p.rows,

@@ -5,7 +5,7 @@ namespace {
 
 template <typename T>
 struct Cpu {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher&) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher&) {
     const T* in = p.in();
     T* out = p.out();
     for (std::int64_t r = 0; r < p.rows; ++r) {
@@ -16,7 +16,7 @@ struct Cpu {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Cpu, kb::EveryDType,
+KBENCH_STRATEGY(kb::transpose::Operands, Cpu, kb::EveryDType,
               {"transpose/cpu", "1", "host CPU, serial row-by-row loop (seed 000/004 baseline)",
                KB_DEVICE_HOST,
                KB_FLAG_OWN_LAUNCH_SHAPE})

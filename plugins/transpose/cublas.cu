@@ -23,12 +23,12 @@ void check(cublasStatus_t status, const char* call) {
 template <typename T>
 class Cublas {
  public:
-  explicit Cublas(const kb::transpose::Problem<T>&) { check(cublasCreate(&handle_), "cublasCreate"); }
+  explicit Cublas(const kb::transpose::Operands<T>&) { check(cublasCreate(&handle_), "cublasCreate"); }
   ~Cublas() { cublasDestroy(handle_); }
   Cublas(const Cublas&) = delete;
   Cublas& operator=(const Cublas&) = delete;
 
-  void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     check(cublasSetStream(handle_, launch.stream()), "cublasSetStream");
     const T one = 1, zero = 0;
     // With beta = 0 B only has to be a readable rows x cols matrix: the input itself, not the
@@ -51,6 +51,6 @@ class Cublas {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Cublas, kb::FloatDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, Cublas, kb::FloatDTypes,
               {"transpose/cublas", "1", "cuBLAS geam (op(A) = A^T, beta = 0), float32/float64",
                KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})

@@ -61,7 +61,7 @@ struct Geometry {
 };
 
 template <typename T>
-Geometry chosen_geometry(const kb::transpose::Problem<T>& p, const kb::Params& params) {
+Geometry chosen_geometry(const kb::transpose::Operands<T>& p, const kb::Params& params) {
   Geometry g{};
   const bool fast_dram = dram_bytes_per_second() >= kFastDramBytesPerSecond;
   const double bytes = static_cast<double>(p.rows) * static_cast<double>(p.cols) * sizeof(T);
@@ -119,13 +119,13 @@ void with_shape(const Geometry& g, F&& f) {
 
 template <typename T>
 struct Fast {
-  Fast(const kb::transpose::Problem<T>& p, const kb::Params& params)
+  Fast(const kb::transpose::Operands<T>& p, const kb::Params& params)
       : geometry(chosen_geometry(p, params)) {
     if (geometry.classic) return;
     with_shape<T>(geometry, [](auto shape) { TiledTranspose<decltype(shape)>::prepare(); });
   }
 
-  void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) const {
+  void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) const {
     if (geometry.classic) return launch_classic<8>(p, launch);
     with_shape<T>(geometry, [&](auto shape) {
       TiledTranspose<decltype(shape)>::launch(p, launch, geometry.order, "transpose/fast");
@@ -137,7 +137,7 @@ struct Fast {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Fast, kb::AllDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, Fast, kb::AllDTypes,
               {"transpose/fast", "7",
                "tiles tile_height bytes of an output row tall and tile_bytes of an input row wide "
                "(auto: 64 rows on 4 TB/s DRAM, 256 bytes below; 128 wide up to 16 MiB), 16-byte "

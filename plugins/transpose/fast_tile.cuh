@@ -241,7 +241,7 @@ struct TiledTranspose {
     }
   }
 
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch, TileOrder order,
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch, TileOrder order,
                      const char* name) {
     const std::int64_t tiles =
         (p.rows + S::kRows - 1) / S::kRows * ((p.cols + S::kCols - 1) / S::kCols);

@@ -13,7 +13,7 @@ __global__ void transpose_naive_col(const T* in, T* out, std::int64_t rows, std:
 
 template <typename T>
 struct NaiveCol {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     const dim3 grid((p.rows + p.block.x - 1) / p.block.x, (p.cols + p.block.y - 1) / p.block.y);
     launch(transpose_naive_col<T>, grid, p.block, 0, p.in(), p.out(), p.rows, p.cols);
   }
@@ -21,7 +21,7 @@ struct NaiveCol {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, NaiveCol, kb::EveryDType,
+KBENCH_STRATEGY(kb::transpose::Operands, NaiveCol, kb::EveryDType,
               {"transpose/naive_col", "1",
                "one thread per element; strided reads, coalesced writes (seed 002 per element)",
                KB_DEVICE_CUDA, 0, "",

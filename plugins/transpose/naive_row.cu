@@ -13,7 +13,7 @@ __global__ void transpose_naive_row(const T* in, T* out, std::int64_t rows, std:
 
 template <typename T>
 struct NaiveRow {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     const dim3 grid((p.cols + p.block.x - 1) / p.block.x, (p.rows + p.block.y - 1) / p.block.y);
     launch(transpose_naive_row<T>, grid, p.block, 0, p.in(), p.out(), p.rows, p.cols);
   }
@@ -21,7 +21,7 @@ struct NaiveRow {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, NaiveRow, kb::EveryDType,
+KBENCH_STRATEGY(kb::transpose::Operands, NaiveRow, kb::EveryDType,
               {"transpose/naive_row", "1",
                "one thread per element; coalesced reads, strided writes (seed 000 global)",
                KB_DEVICE_CUDA, 0, "",

@@ -7,14 +7,14 @@ namespace {
 
 template <typename T>
 struct Shared {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     kb::transpose::launch_shared_tile<T, /*kPad=*/0, /*kSwapped=*/false>(p, launch);
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, Shared, kb::AllDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, Shared, kb::AllDTypes,
               {"transpose/shared", "1",
                "shared-memory tile = block, no padding: bank conflicts (seeds 002/004)",
                KB_DEVICE_CUDA, 0, "",

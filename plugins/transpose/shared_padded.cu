@@ -6,14 +6,14 @@ namespace {
 
 template <typename T>
 struct SharedPadded {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     kb::transpose::launch_shared_tile<T, /*kPad=*/1, /*kSwapped=*/false>(p, launch);
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, SharedPadded, kb::AllDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, SharedPadded, kb::AllDTypes,
               {"transpose/shared_padded", "1",
                "shared-memory tile = block, +1 column against bank conflicts (seed 000)",
                KB_DEVICE_CUDA, 0, "",

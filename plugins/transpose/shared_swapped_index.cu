@@ -8,14 +8,14 @@ namespace {
 
 template <typename T>
 struct SharedSwappedIndex {
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     kb::transpose::launch_shared_tile<T, /*kPad=*/1, /*kSwapped=*/true>(p, launch);
   }
 };
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, SharedSwappedIndex, kb::AllDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, SharedSwappedIndex, kb::AllDTypes,
               {"transpose/shared_swapped_index", "1",
                "padded tile with threadIdx.x/y swapped: uncoalesced global accesses (seed 000)",
                KB_DEVICE_CUDA, 0, "",

@@ -34,7 +34,7 @@ __global__ void transpose_shared_tile(const T* in, T* out, std::int64_t rows, st
 }
 
 template <typename T, int kPad, bool kSwapped>
-void launch_shared_tile(const Problem<T>& p, Launcher& launch) {
+void launch_shared_tile(const Operands<T>& p, Launcher& launch) {
   const unsigned side = p.block.x;
   const dim3 grid((p.cols + side - 1) / side, (p.rows + side - 1) / side);
   const std::size_t shared_bytes = std::size_t{side} * (side + kPad) * sizeof(T);

@@ -8,7 +8,7 @@ namespace {
 template <typename T>
 struct TiledCoarse {
   // One unrolled kernel per block height accepts_32_wide_block lets through.
-  static void launch(const kb::transpose::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const kb::transpose::Operands<T>& p, kb::Launcher& launch) {
     switch (p.block.y) {
       case 1: return launch_classic<1>(p, launch);
       case 2: return launch_classic<2>(p, launch);
@@ -23,7 +23,7 @@ struct TiledCoarse {
 
 }  // namespace
 
-KBENCH_PLUGIN(kb::transpose::Problem, TiledCoarse, kb::AllDTypes,
+KBENCH_STRATEGY(kb::transpose::Operands, TiledCoarse, kb::AllDTypes,
               {"transpose/tiled_coarse", "1",
                "padded 32x32 tile, 32xY threads moving 32/Y elements each (classic at 32x8)",
                KB_DEVICE_CUDA, 0, "",

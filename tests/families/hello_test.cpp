@@ -1,5 +1,10 @@
 // Host tests of the hello family: the printf line parser, the standard output capture, acceptance,
-// and the record checks and order metrics on synthetic records.
+// and the record checks and order metrics on synthetic records; and the family's referee as the
+// runner uses it (plugins/hello/family.cu, loaded from hello_family.so through the C ABI, on host
+// buffers): a launch passes by printing every thread's line or by recording every thread, and
+// fails otherwise. No GPU needed.
+#include "families/family_library.hpp"
+
 #include <kbench/families/hello.hpp>
 
 #include <gtest/gtest.h>
@@ -9,7 +14,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kb::hello {
@@ -387,6 +394,190 @@ TEST(HelloOrderMetrics, SummaryAnswersTheSeedsQuestion) {
   EXPECT_NE(text.find("5 of 5 warps took their tickets in lane order"), std::string::npos) << text;
   EXPECT_NE(text.find("blocks arrived in index order (0 of 10 block pairs inverted)"),
             std::string::npos) << text;
+}
+
+// --- the referee, through hello_family.so -------------------------------------------------------
+
+const KernelFamily& hello_family() {
+  const KernelFamily* family = kbtest::load_family("hello");
+  if (family == nullptr) throw std::runtime_error("hello_family.so cannot be loaded");
+  return *family;
+}
+
+kb_case family_case(std::int64_t n, std::int32_t x, std::int32_t y) {
+  kb_case c = kbtest::make_case(KB_DTYPE_NONE, 1, n);
+  c.block[0] = x, c.block[1] = y, c.block[2] = 1;
+  return c;
+}
+
+// The records of a host case, written by the test as a strategy's launch would.
+void write_records(kbtest::HostCase& c, const HostVector<Record>& records) {
+  ASSERT_EQ(c.buffers.outputs[0].bytes, records.size() * sizeof(Record));
+  std::memcpy(c.buffers.outputs[0].data, records.data(), records.size() * sizeof(Record));
+}
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+TEST(HelloFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
+  const KernelFamily& family = hello_family();
+  EXPECT_EQ(family.abi_version, static_cast<std::uint32_t>(KB_ABI_VERSION));
+  EXPECT_EQ(family.struct_size, sizeof(KernelFamily));
+  ASSERT_NE(family.info, nullptr);
+  EXPECT_STREQ(family.info->name, "hello");
+  EXPECT_EQ(family.info->rank, 1);
+  EXPECT_STREQ(family.info->headline, "time");
+  EXPECT_STREQ(family.info->reference, "");
+  EXPECT_EQ(family.dtypes, static_cast<std::uint32_t>(KB_DTYPE_NONE));
+  EXPECT_STREQ(family.ops, "");
+  ASSERT_NE(family.version, nullptr);
+  EXPECT_STRNE(family.version, "");
+}
+
+TEST(HelloFamilyLibrary, AHelloIsItsTimeAlone) {
+  for (const kb_case& c : {family_case(5, 2, 2), family_case(1024, 8, 8)}) {
+    const kb_work work = kbtest::work_of(hello_family(), c);
+    EXPECT_EQ(work.bytes, 0.0);
+    EXPECT_EQ(work.flops, 0.0);
+  }
+  kb_case with_data = family_case(5, 2, 2);
+  with_data.dtype = KB_DTYPE_F32;
+  kb_work work{};
+  kb_message message{};
+  EXPECT_EQ(hello_family().work(&with_data, &work, &message), KB_UNSUPPORTED);
+}
+
+TEST(HelloFamilyLibrary, CreatesOneRecordSlotPerThreadAndNoInput) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  EXPECT_EQ(c.buffers.input_count, 0u);
+  ASSERT_EQ(c.buffers.output_count, 1u);
+  EXPECT_NE(c.buffers.outputs[0].data, nullptr);
+  EXPECT_EQ(c.buffers.outputs[0].count, 20u);
+  EXPECT_EQ(c.buffers.outputs[0].bytes, 20u * sizeof(Record));
+  EXPECT_EQ(c.buffers.outputs[0].dtype, KB_DTYPE_NONE);
+  // Nothing to draw, for either purpose, and nothing a draw changes.
+  const std::vector<unsigned char> before = c.output_bytes();
+  EXPECT_EQ(c.draw(1, KB_DRAW_TIMED), KB_OK) << c.message.text;
+  EXPECT_EQ(c.draw(2, KB_DRAW_CHECK), KB_OK) << c.message.text;
+  EXPECT_EQ(c.output_bytes(), before);
+}
+
+TEST(HelloFamilyLibrary, PassesCorrectRecords) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  const auto records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  write_records(c, records);
+  const kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_OK) << c.message.text;
+  EXPECT_TRUE(v.passed);
+  EXPECT_EQ(v.checked, 20u);
+  EXPECT_EQ(v.metrics, metrics_of(order_metrics(records, kSeedCase)));
+  EXPECT_STREQ(v.metrics,
+               "sms=5;max_resident=5;max_resident_per_sm=1;warps=5;warps_in_lane_order=5;"
+               "blocks_in_order=1;block_inversions=0;span_ns=20000");
+}
+
+TEST(HelloFamilyLibrary, FailsPoisonedRecordsWithNothingPrinted) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  const kb_verification v = c.check();  // a launch that neither printed nor recorded
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.checked, 20u);
+  EXPECT_STREQ(v.metrics,
+               "recorded: 20 of 20 records missing or misplaced, 0 tickets out of range or "
+               "repeated; the slot of thread (0, 0) in block 0 holds thread (65535, 65535) in "
+               "block 4294967295");
+}
+
+TEST(HelloFamilyLibrary, FailsAMisplacedRecordOrARepeatedTicket) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  auto records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
+  std::swap(records[0].x, records[1].x);  // slots 0 and 1 each name the other thread
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  write_records(c, records);
+  kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  EXPECT_STREQ(v.metrics,
+               "recorded: 2 of 20 records missing or misplaced, 0 tickets out of range or "
+               "repeated; the slot of thread (0, 0) in block 0 holds thread (1, 0) in block 0");
+
+  records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
+  records[1].ticket = records[0].ticket;
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  write_records(c, records);
+  v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_STREQ(v.metrics,
+               "recorded: 0 of 20 records missing or misplaced, 1 tickets out of range or "
+               "repeated; thread (1, 0) in block 0 holds ticket 0, out of range or repeated");
+}
+
+TEST(HelloFamilyLibrary, PassesACorrectTranscriptPrintedBetweenPoisonAndCheck) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;  // starts capturing standard output
+  print(full_output(5, 2, 2));
+  const kb_verification v = c.check();  // the records are still poisoned: the lines pass it
+  EXPECT_EQ(c.checked, KB_OK) << c.message.text;
+  EXPECT_TRUE(v.passed);
+  EXPECT_EQ(v.checked, 20u);
+  EXPECT_EQ(v.metrics, metrics_of(read_transcript(full_output(5, 2, 2), kSeedCase)));
+}
+
+TEST(HelloFamilyLibrary, FailsATranscriptMissingALine) {
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  std::string text = full_output(5, 2, 2);
+  const std::string gone = thread_line(1, 0, 4);
+  text.erase(text.find(gone), gone.size());
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  print(text);
+  const kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  EXPECT_STREQ(v.metrics,
+               "printed: hello/printf output: 1 threads printed no line (20 lines read)");
+}
+
+TEST(HelloFamilyLibrary, EitherWayOfSayingHelloPasses) {
+  // Correct records beside stray output (a strategy that records and also prints something):
+  // the records pass the launch.
+  kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  const auto records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  print("debug output\n");
+  write_records(c, records);
+  const kb_verification v = c.check();
+  EXPECT_TRUE(v.passed) << v.metrics;
+  EXPECT_EQ(v.metrics, metrics_of(order_metrics(records, kSeedCase)));
+  // The capture ended with the check: what is printed now is no launch's.
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  EXPECT_FALSE(c.check().passed);
+}
+
+TEST(HelloFamilyLibrary, AcceptsTheSameShapesAsItsStrategies) {
+  const KernelFamily& family = hello_family();
+  ASSERT_NE(family.accepts, nullptr);
+  std::string why;
+  EXPECT_TRUE(kbtest::family_accepts(family, family_case(5, 2, 2)));
+  EXPECT_TRUE(kbtest::family_accepts(family, family_case(976, 32, 32)));
+  kb_case three_d = family_case(5, 2, 2);
+  three_d.block[2] = 2;
+  EXPECT_FALSE(kbtest::family_accepts(family, three_d, &why));
+  EXPECT_NE(why.find("2x2x2"), std::string::npos) << why;
+  EXPECT_FALSE(kbtest::family_accepts(family, family_case(0, 2, 2), &why));
+  EXPECT_NE(why.find("n=0"), std::string::npos) << why;
+  EXPECT_FALSE(kbtest::family_accepts(family, family_case(1024, 32, 32), &why));
+  EXPECT_NE(why.find("1048576 threads"), std::string::npos) << why;
 }
 
 }  // namespace

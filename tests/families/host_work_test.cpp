@@ -1,6 +1,7 @@
-// The host work of a case (seeded inputs, references, comparisons) runs on KBENCH_HOST_THREADS
-// threads: its results must be the same bits on one thread and on seven. And consecutive cases
-// with the same inputs share them, and the reference, through the memo.
+// The host work of a case (seeded inputs, references, comparisons; a family's draw and check on
+// host buffers) runs on KBENCH_HOST_THREADS threads: its results must be the same bits on one
+// thread and on seven.
+#include "families/family_library.hpp"
 #include "support/host_threads.hpp"
 
 #include <kbench/families/matmul.hpp>
@@ -171,70 +172,68 @@ TEST(HostWork, ReduceReferenceCompensatesAcrossChunks) {
   }
 }
 
-// --- consecutive cases share their host values -------------------------------------------------
+// --- the families' host draws and checks, through their libraries -------------------------------
 
-kb_case make_case(kb_dtype dtype, int rank, std::int64_t s0, std::int64_t s1 = 0,
-                  std::int64_t s2 = 0, const char* op = "", int block = 16) {
-  kb_case c{};
-  c.dtype = dtype;
-  c.op = op;
-  c.rank = rank;
-  c.shape[0] = s0, c.shape[1] = s1, c.shape[2] = s2;
-  c.block[0] = block, c.block[1] = rank > 1 ? block : 1, c.block[2] = 1;
-  c.seed = 42;
-  return c;
+// A case of `family` created on the host by its library and drawn from seed 21 with `threads`
+// host threads: its input bytes.
+std::vector<unsigned char> drawn_on(unsigned threads, const KernelFamily& family,
+                                    const kb_case& shape) {
+  const ScopedHostThreads scope(threads);
+  kbtest::HostCase c(family, shape);
+  EXPECT_EQ(c.created, KB_OK) << c.message.text;
+  if (c.created != KB_OK) return {};
+  EXPECT_EQ(c.draw(21), KB_OK) << c.message.text;
+  return c.input_bytes();
 }
 
-TEST(HostWorkMemo, MatmulCasesWithTheSameInputsShareThem) {
-  kb_work work{};
-  const kb::matmul::Problem<float> p(make_case(KB_DTYPE_F32, 3, 40, 30, 20), KB_DEVICE_HOST, work);
-  const kb::matmul::Problem<float> other_block(make_case(KB_DTYPE_F32, 3, 40, 30, 20, "", 8),
-                                               KB_DEVICE_HOST, work);
-  EXPECT_EQ(&p.host_a(), &other_block.host_a());
-  EXPECT_EQ(&p.host_b(), &other_block.host_b());
+TEST(HostWorkFamilies, TransposeDrawAndCheckAreTheSameOnOneAndSevenThreads) {
+  const KernelFamily* family = kbtest::load_family("transpose");
+  ASSERT_NE(family, nullptr);
+  constexpr std::int64_t rows = 1000, cols = 1003;  // several chunks, not a multiple of one
+  const kb_case shape = kbtest::make_case(KB_DTYPE_F32, 2, rows, cols);
+  const std::vector<unsigned char> one = drawn_on(1, *family, shape);
+  ASSERT_EQ(one.size(), rows * cols * sizeof(float));
+  EXPECT_TRUE(one == drawn_on(7, *family, shape));
 
-  const kb::matmul::Problem<float> other_size(make_case(KB_DTYPE_F32, 3, 40, 30, 21),
-                                              KB_DEVICE_HOST, work);
-  EXPECT_NE(&p.host_a(), &other_size.host_a());
-  EXPECT_LE(kb::Memo::process().size(), kb::Memo::process().capacity());
-  // Evicted, still the first case's.
-  EXPECT_EQ(p.host_a(), kb::random_vector<float>(40 * 20, 42, 1));
-  EXPECT_EQ(p.host_b(), kb::random_vector<float>(20 * 30, 42, 2));
+  kbtest::HostCase c(*family, shape);
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(21), KB_OK) << c.message.text;
+  float* out = c.output<float>();
+  kb::transpose::reference(c.input<float>(), out, rows, cols);
+  // Wrong elements in several chunks, the largest error not in the first.
+  out[5] *= 2.0f;                        // relative error 1
+  out[70'000] = -out[70'000] * 4.0f;     // 5
+  out[rows * cols - 1] *= 0.5f;          // 0.5
+  const auto check = [&] { return c.check(); };
+  const kb_verification checked_on_one = on_threads(1, check);
+  EXPECT_FALSE(checked_on_one.passed);
+  EXPECT_STREQ(checked_on_one.metrics, "mismatches=3");
+  EXPECT_EQ(checked_on_one.max_rel_error, 5.0);
+  expect_same(checked_on_one, on_threads(7, check));
 }
 
-TEST(HostWorkMemo, ReduceCasesOfTwoOpsShareTheInputButNotTheReference) {
-  kb_work work{};
-  const auto solve = [](kb::reduce::Problem<std::int32_t>& p) {
-    std::int64_t result = 0;
-    for (std::int64_t i = 0; i < p.n; ++i) {
-      result += kb::reduce::term(p.op, std::int64_t{p.in()[i]});
-    }
-    *p.out() = result;
-    return p.verify();
+TEST(HostWorkFamilies, ReduceDrawAndReferenceAreTheSameOnOneAndSevenThreads) {
+  const KernelFamily* family = kbtest::load_family("reduce");
+  ASSERT_NE(family, nullptr);
+  const kb_case shape = kbtest::make_case(KB_DTYPE_F32, 1, kLarge, 0, 0, "sumsq");
+  const std::vector<unsigned char> one = drawn_on(1, *family, shape);
+  ASSERT_EQ(one.size(), kLarge * sizeof(float));
+  EXPECT_TRUE(one == drawn_on(7, *family, shape));
+
+  // The reference drawn beside the input, seen in the check's metrics, the same bits either way.
+  const auto checked_on = [&](unsigned threads) {
+    const ScopedHostThreads scope(threads);
+    kbtest::HostCase c(*family, shape);
+    EXPECT_EQ(c.created, KB_OK) << c.message.text;
+    if (c.created != KB_OK) return kb_verification{};
+    EXPECT_EQ(c.draw(21), KB_OK) << c.message.text;
+    *c.output<float>() = 1.0f;
+    return c.check();
   };
-  for (const char* op : {"sum", "sumsq", "sum"}) {
-    kb::reduce::Problem<std::int32_t> p(make_case(KB_DTYPE_I32, 1, 100'000, 0, 0, op, 256),
-                                        KB_DEVICE_HOST, work);
-    EXPECT_TRUE(solve(p).passed) << op;
-    *p.out() += 1;
-    EXPECT_FALSE(p.verify().passed) << op;
-  }
-}
-
-TYPED_TEST(HostWorkTyped, TransposeCasesShareTheirInputAndVerify) {
-  kb_work work{};
-  const auto dtype = kb::dtype_of<TypeParam>();
-  for (const std::int64_t cols : {300, 300, 301}) {
-    for (const int block : {8, 16}) {
-      kb::transpose::Problem<TypeParam> p(make_case(dtype, 2, 257, cols, 0, "", block),
-                                          KB_DEVICE_HOST, work);
-      kb::transpose::reference(p.in(), p.out(), p.rows, p.cols);
-      EXPECT_TRUE(p.verify().passed) << cols << " " << block;
-      std::swap(p.out()[0], p.out()[1]);
-      EXPECT_FALSE(p.verify().passed) << cols << " " << block;
-      EXPECT_LE(kb::Memo::process().size(), kb::Memo::process().capacity());
-    }
-  }
+  const kb_verification checked_on_one = checked_on(1);
+  EXPECT_FALSE(checked_on_one.passed);
+  EXPECT_NE(std::string(checked_on_one.metrics).find("reference="), std::string::npos);
+  expect_same(checked_on_one, checked_on(7));
 }
 
 }  // namespace

@@ -1,14 +1,22 @@
 // Host tests of the reduce family: the reference, the tolerance rule (a correct float sum passes,
-// one element short fails), the check, the problem on the host, and the acceptance rules.
+// one element short fails), the check, and the acceptance rules; and the family's referee as the
+// runner uses it (plugins/reduce/family.cu, loaded from reduce_family.so through the C ABI, on
+// host buffers): its work, its operands, its timed and check draws, and the results it passes and
+// fails. No GPU needed.
+#include "families/family_library.hpp"
+
 #include <kbench/families/reduce.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kb::reduce {
@@ -153,47 +161,354 @@ TEST(ReduceCheck, NanFailsEvenUnderTheCap) {
   EXPECT_FALSE(check(INFINITY, r, 1.0, 1e12).passed);
 }
 
-TEST(ReduceProblem, FillsCountsAndVerifiesOnTheHost) {
-  kb_work work{};
-  const kb_case c = make_case(KB_DTYPE_F32, "sumsq", 1000);
-  Problem<float> p(c, KB_DEVICE_HOST, work);
-  EXPECT_EQ(p.n, 1000);
-  EXPECT_EQ(p.op, Op::sumsq);
-  EXPECT_EQ(p.block, 0u);
-  EXPECT_DOUBLE_EQ(work.bytes, 1000.0 * sizeof(float) + sizeof(float));
-  EXPECT_DOUBLE_EQ(work.flops, 2000.0);
+// --- the referee, through reduce_family.so ------------------------------------------------------
 
-  // Inputs are seeded, in [-1, 1), not all zero.
-  const HostVector<float> expected = random_vector<float>(1000, 42, 1);
-  ASSERT_EQ(std::memcmp(p.in(), expected.data(), 1000 * sizeof(float)), 0);
+template <typename T>
+class ReduceFamily : public ::testing::Test {
+ protected:
+  using Out = Result<T>;
+  void SetUp() override {
+    family = kbtest::load_family("reduce");
+    ASSERT_NE(family, nullptr);
+  }
+  static kb_case shape(std::int64_t n, const char* op) {
+    return kbtest::make_case(dtype_of<T>(), 1, n, 0, 0, op);
+  }
+  const KernelFamily* family = nullptr;
+};
+using AnySize = ::testing::Types<float, double, std::int32_t, __half, __nv_bfloat16, std::int8_t>;
+TYPED_TEST_SUITE(ReduceFamily, AnySize);
 
-  double sum = 0;
-  for (int i = 0; i < 1000; ++i) sum += static_cast<double>(p.in()[i]) * p.in()[i];
-  *p.out() = static_cast<float>(sum);
-  EXPECT_TRUE(p.verify().passed);
-  p.poison(nullptr);
-  EXPECT_TRUE(std::isnan(*p.out()));
-  EXPECT_FALSE(p.verify().passed);
+// An input element's value, exactly (16-bit floats through float).
+template <typename T>
+long double value_of(T x) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __half2float(x);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __bfloat162float(x);
+  } else {
+    return static_cast<long double>(x);
+  }
 }
 
-TEST(ReduceProblem, IntegerPoisonIsNoPossibleSum) {
-  kb_work work{};
-  Problem<std::int32_t> p(make_case(KB_DTYPE_I32, "sum", 1), KB_DEVICE_HOST, work);
-  EXPECT_DOUBLE_EQ(work.bytes, 4.0 + 8.0);  // int32 in, int64 out
-  *p.out() = p.in()[0];
-  EXPECT_TRUE(p.verify().passed);
-  p.poison(nullptr);
-  EXPECT_LT(*p.out(), std::int64_t{-100} * (std::int64_t{1} << 40));
-  EXPECT_FALSE(p.verify().passed);
+// The check's metrics for a result and the reference it was held to.
+std::string metrics_for(long double got, long double value, long double scale, double depth) {
+  char text[KB_METRICS_CAPACITY];
+  std::snprintf(text, sizeof text, "result=%.17Lg;reference=%.17Lg;scale=%.17Lg;depth=%.0f", got,
+                value, scale, depth);
+  return text;
 }
 
-TEST(ReduceProblem, RejectsAnUnknownOp) {
-  kb_work work{};
-  try {
-    Problem<double> p(make_case(KB_DTYPE_F64, "prod", 10), KB_DEVICE_HOST, work);
-    FAIL() << "an unknown op was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), KB_UNSUPPORTED);
+TEST(ReduceFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
+  const KernelFamily* family = kbtest::load_family("reduce");
+  ASSERT_NE(family, nullptr);
+  EXPECT_EQ(family->abi_version, static_cast<std::uint32_t>(KB_ABI_VERSION));
+  EXPECT_EQ(family->struct_size, sizeof(KernelFamily));
+  ASSERT_NE(family->info, nullptr);
+  EXPECT_STREQ(family->info->name, "reduce");
+  EXPECT_EQ(family->info->rank, 1);
+  EXPECT_STREQ(family->info->reference, descriptor()->reference);
+  EXPECT_STREQ(family->ops, "sum,sumsq");
+  EXPECT_EQ(family->dtypes, dtype_mask(DTypesOfAnySize{}));
+  ASSERT_NE(family->version, nullptr);
+  EXPECT_STRNE(family->version, "");
+}
+
+TYPED_TEST(ReduceFamily, WorkIsOneReadOfTheInputAndOneResult) {
+  using Out = typename TestFixture::Out;
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{1} << 28}) {
+    const auto count = static_cast<double>(n);
+    const kb_work sum = kbtest::work_of(*this->family, this->shape(n, "sum"));
+    EXPECT_DOUBLE_EQ(sum.bytes, count * sizeof(TypeParam) + sizeof(Out)) << n;
+    EXPECT_DOUBLE_EQ(sum.flops, count) << n;
+    const kb_work squares = kbtest::work_of(*this->family, this->shape(n, "sumsq"));
+    EXPECT_DOUBLE_EQ(squares.bytes, sum.bytes) << n;
+    EXPECT_DOUBLE_EQ(squares.flops, 2.0 * count) << n;
+  }
+}
+
+TEST(ReduceFamilyLibrary, RefusesAnUnknownOp) {
+  const KernelFamily* family = kbtest::load_family("reduce");
+  ASSERT_NE(family, nullptr);
+  for (const char* op : {"prod", ""}) {
+    const kb_case c = kbtest::make_case(KB_DTYPE_F64, 1, 10, 0, 0, op);
+    kb_work work{};
+    kb_message message{};
+    EXPECT_EQ(family->work(&c, &work, &message), KB_UNSUPPORTED) << op;
+    EXPECT_NE(std::string(message.text).find("'" + std::string(op) + "'"), std::string::npos)
+        << message.text;
+    kbtest::HostCase refused(*family, c);
+    EXPECT_EQ(refused.created, KB_UNSUPPORTED) << op;
+  }
+  // int64 is the type of an integer sum, never of a case.
+  kbtest::HostCase refused(*family, kbtest::make_case(KB_DTYPE_I64, 1, 10, 0, 0, "sum"));
+  EXPECT_EQ(refused.created, KB_UNSUPPORTED);
+}
+
+TYPED_TEST(ReduceFamily, CreatesTheInputAndOneResult) {
+  using Out = typename TestFixture::Out;
+  kbtest::HostCase c(*this->family, this->shape(1000, "sum"));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.buffers.input_count, 1u);
+  EXPECT_NE(c.buffers.inputs[0].data, nullptr);
+  EXPECT_EQ(c.buffers.inputs[0].count, 1000u);
+  EXPECT_EQ(c.buffers.inputs[0].bytes, 1000u * sizeof(TypeParam));
+  EXPECT_EQ(c.buffers.inputs[0].dtype, dtype_of<TypeParam>());
+  ASSERT_EQ(c.buffers.output_count, 1u);
+  EXPECT_NE(c.buffers.outputs[0].data, nullptr);
+  EXPECT_EQ(c.buffers.outputs[0].count, 1u);
+  EXPECT_EQ(c.buffers.outputs[0].bytes, sizeof(Out));
+  // int64 sums of integers, float32 sums of 16-bit floats, T's own otherwise.
+  const kb_dtype want = std::is_integral_v<TypeParam> ? KB_DTYPE_I64
+                        : sizeof(TypeParam) == 2      ? KB_DTYPE_F32
+                                                      : dtype_of<TypeParam>();
+  EXPECT_EQ(c.buffers.outputs[0].dtype, want);
+}
+
+TYPED_TEST(ReduceFamily, TimedDrawIsSeededWithBothSigns) {
+  constexpr std::size_t n = 1000;
+  kbtest::HostCase a(*this->family, this->shape(n, "sum"));
+  kbtest::HostCase b(*this->family, this->shape(n, "sumsq"));
+  ASSERT_EQ(a.created, KB_OK) << a.message.text;
+  ASSERT_EQ(b.created, KB_OK) << b.message.text;
+  ASSERT_EQ(a.draw(42, KB_DRAW_TIMED), KB_OK) << a.message.text;
+  ASSERT_EQ(b.draw(42, KB_DRAW_TIMED), KB_OK) << b.message.text;
+  EXPECT_EQ(a.input_bytes(), b.input_bytes()) << "the input depends on the seed, not the op";
+
+  const TypeParam* x = a.input<TypeParam>();
+  std::size_t wrong = 0, zeros = 0, negative = 0;
+  long double low = 1e9L, high = -1e9L;
+  for (std::size_t i = 0; i < n; ++i) {
+    const TypeParam want = random_value<TypeParam>(42, kInputStream, i, kLow, kHigh);
+    wrong += std::memcmp(&x[i], &want, sizeof want) != 0;
+    const long double v = value_of(x[i]);
+    zeros += v == 0;
+    negative += v < 0;
+    low = std::min(low, v), high = std::max(high, v);
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_LT(zeros, 20u);
+  EXPECT_GT(negative, 400u);
+  EXPECT_LT(negative, 600u);
+  if constexpr (std::is_integral_v<TypeParam>) {
+    EXPECT_GE(low, kLow);
+    EXPECT_LE(high, kHigh);
+    EXPECT_LT(low, -90);
+    EXPECT_GT(high, 90);
+  } else {
+    EXPECT_GE(low, -1.0L);
+    EXPECT_LE(high, 1.0L);
+    EXPECT_LT(low, -0.9L);
+    EXPECT_GT(high, 0.9L);
+  }
+
+  ASSERT_EQ(b.draw(43, KB_DRAW_TIMED), KB_OK) << b.message.text;
+  EXPECT_NE(a.input_bytes(), b.input_bytes());
+}
+
+TYPED_TEST(ReduceFamily, CheckDrawIsExactlySummable) {
+  constexpr std::size_t n = 1000;
+  kbtest::HostCase c(*this->family, this->shape(n, "sum"));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(42, KB_DRAW_CHECK), KB_OK) << c.message.text;
+  const std::vector<unsigned char> first = c.input_bytes();
+  const TypeParam* x = c.input<TypeParam>();
+  std::size_t zeros = 0, negative = 0, outside = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double v = value_of(x[i]);
+    zeros += v == 0;
+    negative += v < 0;
+    if constexpr (std::is_integral_v<TypeParam>) {
+      outside += v < kLow || v > kHigh;  // integer sums are exact whatever the values
+    } else {
+      outside += v != -1 && v != 0 && v != 1;
+    }
+  }
+  EXPECT_EQ(outside, 0u);
+  EXPECT_GT(negative, 400u);
+  EXPECT_LT(negative, 600u);
+  if constexpr (!std::is_integral_v<TypeParam>) {
+    EXPECT_EQ(zeros, 0u) << "below 2^22 elements every one is -1 or +1, so a skipped one shows";
+  }
+  ASSERT_EQ(c.draw(42, KB_DRAW_CHECK), KB_OK) << c.message.text;
+  EXPECT_EQ(c.input_bytes(), first);
+  ASSERT_EQ(c.draw(44, KB_DRAW_CHECK), KB_OK) << c.message.text;
+  EXPECT_NE(c.input_bytes(), first);
+}
+
+// After a check draw a result is held to the reference exactly: a correct sum passes with no
+// error; one element short, or (floats) one ulp off, fails with its error in the metrics.
+TYPED_TEST(ReduceFamily, CheckDrawIsHeldExactly) {
+  using Out = typename TestFixture::Out;
+  constexpr std::int64_t n = 1000;
+  for (const char* op_name : {"sum", "sumsq"}) {
+    const Op op = parse_op(op_name);
+    kbtest::HostCase c(*this->family, this->shape(n, op_name));
+    ASSERT_EQ(c.created, KB_OK) << c.message.text;
+    ASSERT_EQ(c.draw(7, KB_DRAW_CHECK), KB_OK) << c.message.text;
+    const TypeParam* x = c.input<TypeParam>();
+    long double exact = 0, scale = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const long double t = term(op, value_of(x[i]));
+      exact += t;  // integers far below 2^64: exact in long double
+      scale += std::fabs(t);
+    }
+    Out* out = c.output<Out>();
+    *out = static_cast<Out>(exact);
+    kb_verification v = c.check();
+    EXPECT_EQ(c.checked, KB_OK) << op_name << " " << c.message.text;
+    EXPECT_TRUE(v.passed) << op_name;
+    EXPECT_EQ(v.tolerance, 0.0) << op_name;
+    EXPECT_EQ(v.max_rel_error, 0.0) << op_name;
+    EXPECT_EQ(v.checked, 1u);
+    EXPECT_EQ(v.metrics, metrics_for(exact, exact, scale, n - 1)) << op_name;
+
+    // One element short: the last non-zero term missing.
+    std::int64_t last = n - 1;
+    while (value_of(x[last]) == 0) --last;
+    const long double short_one = exact - term(op, value_of(x[last]));
+    *out = static_cast<Out>(short_one);
+    v = c.check();
+    EXPECT_EQ(c.checked, KB_VERIFY_FAILED) << op_name;
+    EXPECT_FALSE(v.passed) << op_name;
+    EXPECT_DOUBLE_EQ(v.max_rel_error,
+                     static_cast<double>(std::fabs(term(op, value_of(x[last]))) / scale))
+        << op_name;
+    EXPECT_EQ(v.metrics, metrics_for(short_one, exact, scale, n - 1)) << op_name;
+
+    if constexpr (!std::is_integral_v<Out>) {
+      // One ulp off: far inside any rounding tolerance, but the check draw's sums are exact.
+      const Out off = std::nextafter(static_cast<Out>(exact), Out{1e30});
+      *out = off;
+      v = c.check();
+      EXPECT_FALSE(v.passed) << op_name;
+      EXPECT_EQ(v.tolerance, 0.0);
+      EXPECT_DOUBLE_EQ(v.max_rel_error,
+                       static_cast<double>(std::fabs(static_cast<long double>(off) - exact) / scale));
+      EXPECT_LT(v.max_rel_error, tolerance<TypeParam>(1.0)) << "timed, it would have passed";
+    }
+  }
+}
+
+// After a timed draw a float result is held to the bound of any summation order (depth n - 1):
+// the rounded reference and one ulp from it pass, one element short fails; integers are exact.
+TYPED_TEST(ReduceFamily, TimedDrawIsHeldToTheBoundOfAnyOrder) {
+  using Out = typename TestFixture::Out;
+  constexpr std::int64_t n = 1000;
+  for (const char* op_name : {"sum", "sumsq"}) {
+    const Op op = parse_op(op_name);
+    kbtest::HostCase c(*this->family, this->shape(n, op_name));
+    ASSERT_EQ(c.created, KB_OK) << c.message.text;
+    ASSERT_EQ(c.draw(8, KB_DRAW_TIMED), KB_OK) << c.message.text;
+    const TypeParam* x = c.input<TypeParam>();
+    const Reference r = reference(x, n, op);
+    Out* out = c.output<Out>();
+    *out = static_cast<Out>(r.value);
+    kb_verification v = c.check();
+    EXPECT_EQ(c.checked, KB_OK) << op_name << " " << c.message.text;
+    EXPECT_TRUE(v.passed) << op_name << " " << v.max_rel_error;
+    EXPECT_EQ(v.tolerance, tolerance<TypeParam>(static_cast<double>(n - 1))) << op_name;
+    EXPECT_DOUBLE_EQ(v.max_rel_error, static_cast<double>(std::fabs(static_cast<long double>(*out) -
+                                                                    r.value) /
+                                                          r.scale));
+    EXPECT_EQ(v.metrics, metrics_for(static_cast<long double>(*out), r.value, r.scale, n - 1));
+
+    // The term of largest magnitude missing.
+    std::int64_t largest = 0;
+    for (std::int64_t i = 1; i < n; ++i) {
+      if (std::fabs(value_of(x[i])) > std::fabs(value_of(x[largest]))) largest = i;
+    }
+    *out = static_cast<Out>(r.value - term(op, value_of(x[largest])));
+    v = c.check();
+    EXPECT_EQ(c.checked, KB_VERIFY_FAILED) << op_name;
+    EXPECT_FALSE(v.passed) << op_name << " " << v.max_rel_error << " <= " << v.tolerance;
+
+    if constexpr (std::is_integral_v<Out>) {
+      *out = static_cast<Out>(r.value) + 1;
+      v = c.check();
+      EXPECT_FALSE(v.passed) << op_name;
+      EXPECT_DOUBLE_EQ(v.max_rel_error, static_cast<double>(1.0L / r.scale));
+    } else {
+      *out = std::nextafter(static_cast<Out>(r.value), Out{1e30});
+      v = c.check();
+      EXPECT_TRUE(v.passed) << op_name << " " << v.max_rel_error;
+      EXPECT_GT(v.max_rel_error, 0.0);
+    }
+  }
+}
+
+TYPED_TEST(ReduceFamily, APoisonedOutputFails) {
+  using Out = typename TestFixture::Out;
+  kbtest::HostCase c(*this->family, this->shape(1000, "sum"));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(3, KB_DRAW_CHECK), KB_OK) << c.message.text;
+  Out* out = c.output<Out>();
+  *out = static_cast<Out>(reference(c.input<TypeParam>(), 1000, Op::sum).value);
+  ASSERT_TRUE(c.check().passed);
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  const kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  if constexpr (std::is_integral_v<Out>) {
+    // Not 0xFF bytes (-1, a possible sum): a value no sum of |x| <= 100 reaches.
+    EXPECT_LT(*out, std::int64_t{-100} * (std::int64_t{1} << 40));
+    EXPECT_GT(v.max_rel_error, 1e10);
+  } else {
+    EXPECT_TRUE(std::isnan(*out));
+    EXPECT_EQ(v.max_rel_error, INFINITY);
+  }
+}
+
+TEST(ReduceFamilyLibrary, LargeCheckDrawHasAbout2To22NonZerosWhoseFloatSumsAreExact) {
+  const KernelFamily* family = kbtest::load_family("reduce");
+  ASSERT_NE(family, nullptr);
+  constexpr std::int64_t n = std::int64_t{1} << 23;
+  for (const char* op_name : {"sum", "sumsq"}) {
+    const Op op = parse_op(op_name);
+    kbtest::HostCase c(*family, kbtest::make_case(KB_DTYPE_F32, 1, n, 0, 0, op_name));
+    ASSERT_EQ(c.created, KB_OK) << c.message.text;
+    ASSERT_EQ(c.draw(5, KB_DRAW_CHECK), KB_OK) << c.message.text;
+    const float* x = c.input<float>();
+    // Summed in float32 in the worst order for a float (one serial chain): every partial sum is
+    // an integer below 2^24, so the chain is exact.
+    float serial = 0;
+    std::int64_t exact = 0, non_zeros = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(x[i] == -1.0f || x[i] == 0.0f || x[i] == 1.0f) << i << ": " << x[i];
+      serial += term(op, x[i]);
+      exact += static_cast<std::int64_t>(term(op, x[i]));
+      non_zeros += x[i] != 0.0f;
+    }
+    // 2^23 elements, each non-zero with probability 1/2: 2^22 give or take 1448 (one sigma).
+    EXPECT_NEAR(static_cast<double>(non_zeros), kExactNonZeros, 8192.0) << op_name;
+    EXPECT_EQ(static_cast<std::int64_t>(serial), exact) << op_name;
+    *c.output<float>() = serial;
+    kb_verification v = c.check();
+    EXPECT_TRUE(v.passed) << op_name << " " << v.metrics;
+    EXPECT_EQ(v.max_rel_error, 0.0);
+    EXPECT_EQ(v.tolerance, 0.0);
+    // One non-zero element skipped shows: an error of 1 / (number of non-zeros).
+    *c.output<float>() = serial - 1.0f;
+    v = c.check();
+    EXPECT_FALSE(v.passed) << op_name;
+    EXPECT_DOUBLE_EQ(v.max_rel_error, 1.0 / static_cast<double>(non_zeros)) << op_name;
+  }
+}
+
+TEST(ReduceFamilyLibrary, AcceptsAnyCaseWithAnElement) {
+  const KernelFamily* family = kbtest::load_family("reduce");
+  ASSERT_NE(family, nullptr);
+  ASSERT_NE(family->accepts, nullptr);
+  EXPECT_TRUE(kbtest::family_accepts(*family, kbtest::make_case(KB_DTYPE_I8, 1, 1, 0, 0, "sum")));
+  kb_case wide = kbtest::make_case(KB_DTYPE_F32, 1, 1000, 0, 0, "sumsq");
+  wide.block[1] = 16;  // a 2D block is for the strategies to refuse (accepts_1d_block)
+  EXPECT_TRUE(kbtest::family_accepts(*family, wide));
+  std::string why;
+  for (const std::int64_t n : {std::int64_t{0}, std::int64_t{-5}}) {
+    EXPECT_FALSE(
+        kbtest::family_accepts(*family, kbtest::make_case(KB_DTYPE_F32, 1, n, 0, 0, "sum"), &why))
+        << n;
+    EXPECT_NE(why.find("at least one element"), std::string::npos) << why;
   }
 }
 

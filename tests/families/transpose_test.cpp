@@ -1,18 +1,24 @@
-// Host tests of the transpose family: the reference, the Problem's inputs and checks (on host
-// memory, as transpose/cpu uses it), and the acceptance rules. No GPU needed.
+// Host tests of the transpose family: the host reference and the acceptance rules the strategies
+// share, and the family's referee as the runner uses it (plugins/transpose/family.cu, loaded from
+// transpose_family.so through the C ABI, on host buffers): the work it counts, the operands it
+// creates, the inputs it draws and the outputs it passes and fails. No GPU needed.
+#include "families/family_library.hpp"
+
 #include <kbench/families/transpose.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace {
-
-using kb::transpose::Problem;
 
 template <typename Vector>
 Vector naive_transpose(const Vector& in, std::int64_t rows, std::int64_t cols) {
@@ -81,102 +87,327 @@ TYPED_TEST(TransposeTyped, ReferenceMatchesNaiveLoopAcrossTileEdges) {
   }
 }
 
-TYPED_TEST(TransposeTyped, CompareTransposedChecksAnyRangeOfTheOutput) {
-  // A range that starts and ends inside output rows, as a downloaded chunk does.
-  constexpr std::int64_t rows = 129, cols = 67;
-  const auto in = kb::random_vector<TypeParam>(static_cast<std::size_t>(rows * cols), 4, 1);
-  kb::HostVector<TypeParam> out(in.size());
-  kb::transpose::reference(in.data(), out.data(), rows, cols);
-  const std::size_t first = 200, count = 5000;
-  kb_verification v =
-      kb::transpose::compare_transposed(out.data() + first, first, count, in.data(), rows, cols);
-  EXPECT_TRUE(v.passed);
-  EXPECT_EQ(v.checked, count);
-  EXPECT_EQ(v.max_rel_error, 0.0);
+// --- the referee, through transpose_family.so ---------------------------------------------------
 
-  std::swap(out[first + count - 1], out[first + count - 2]);  // the range's last two
-  v = kb::transpose::compare_transposed(out.data() + first, first, count, in.data(), rows, cols);
-  EXPECT_FALSE(v.passed);
-  EXPECT_GT(v.max_rel_error, 0.0);
-  EXPECT_TRUE(kb::transpose::compare_transposed(out.data() + first, first, count - 2, in.data(),
-                                                rows, cols)
-                  .passed)
-      << "elements outside the range are not looked at";
-  // The same range checked as if it started elsewhere is wrong everywhere.
-  EXPECT_FALSE(kb::transpose::compare_transposed(out.data() + first, first + 1, count - 2,
-                                                 in.data(), rows, cols)
-                   .passed);
+// Every data type of the ABI: transpose moves bits, so the family referees them all.
+template <typename T>
+class TransposeFamily : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    family = kbtest::load_family("transpose");
+    ASSERT_NE(family, nullptr);
+  }
+  kb_case shape(std::int64_t rows, std::int64_t cols) const {
+    return kbtest::make_case(kb::dtype_of<T>(), 2, rows, cols);
+  }
+  const KernelFamily* family = nullptr;
+};
+using EveryType =
+    ::testing::Types<float, double, std::int32_t, __half, __nv_bfloat16, std::int8_t>;
+TYPED_TEST_SUITE(TransposeFamily, EveryType);
+
+// An element as the referee measures its error: in double, 16-bit types through float.
+template <typename T>
+double as_double(T x) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return static_cast<double>(__half2float(x));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return static_cast<double>(__bfloat162float(x));
+  } else {
+    return static_cast<double>(x);
+  }
 }
 
-TYPED_TEST(TransposeTyped, ProblemCountsTheBytesOfOneReadAndOneWrite) {
-  kb_work work{};
-  const Problem<TypeParam> p(make_case(kb::dtype_of<TypeParam>(), 33, 31), KB_DEVICE_HOST, work);
-  EXPECT_EQ(p.rows, 33);
-  EXPECT_EQ(p.cols, 31);
-  EXPECT_EQ(p.count(), 33u * 31u);
+// The element with its representation one higher: one ulp away from zero for a float, one more
+// for an integer.
+template <typename T>
+T one_ulp_off(T x) {
+  using Bits = std::conditional_t<
+      sizeof(T) == 1, std::uint8_t,
+      std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  Bits bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  ++bits;
+  std::memcpy(&x, &bits, sizeof bits);
+  return x;
+}
+
+template <typename T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+TEST(TransposeFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
+  const KernelFamily* family = kbtest::load_family("transpose");
+  ASSERT_NE(family, nullptr);
+  EXPECT_EQ(family->abi_version, static_cast<std::uint32_t>(KB_ABI_VERSION));
+  EXPECT_EQ(family->struct_size, sizeof(KernelFamily));
+  ASSERT_NE(family->info, nullptr);
+  const kb_family& want = *kb::transpose::descriptor();
+  EXPECT_STREQ(family->info->name, "transpose");
+  EXPECT_EQ(family->info->rank, 2);
+  EXPECT_STREQ(family->info->shape_names, want.shape_names);
+  EXPECT_STREQ(family->info->check_sizes, want.check_sizes);
+  EXPECT_STREQ(family->info->reference, "transpose/copy");
+  EXPECT_EQ(family->dtypes, static_cast<std::uint32_t>(KB_DTYPE_F32 | KB_DTYPE_F64 | KB_DTYPE_I32 |
+                                                       KB_DTYPE_F16 | KB_DTYPE_BF16 | KB_DTYPE_I8));
+  EXPECT_STREQ(family->ops, "");
+  ASSERT_NE(family->version, nullptr);
+  EXPECT_STRNE(family->version, "");
+  for (const void* hook : {reinterpret_cast<const void*>(family->work),
+                           reinterpret_cast<const void*>(family->create),
+                           reinterpret_cast<const void*>(family->draw),
+                           reinterpret_cast<const void*>(family->poison),
+                           reinterpret_cast<const void*>(family->check),
+                           reinterpret_cast<const void*>(family->destroy)}) {
+    EXPECT_NE(hook, nullptr);
+  }
+}
+
+TYPED_TEST(TransposeFamily, WorkIsOneReadAndOneWriteOfEveryElement) {
+  const kb_work work = kbtest::work_of(*this->family, this->shape(33, 31));
   EXPECT_DOUBLE_EQ(work.bytes, 2.0 * 33 * 31 * sizeof(TypeParam));
   EXPECT_DOUBLE_EQ(work.flops, 0.0);
+  const kb_work large = kbtest::work_of(*this->family, this->shape(8192, 4096));
+  EXPECT_DOUBLE_EQ(large.bytes, 2.0 * 8192 * 4096 * sizeof(TypeParam));
 }
 
-TYPED_TEST(TransposeTyped, InputsAreDeterministicDistinctAndNotZero) {
+TEST(TransposeFamilyLibrary, RefusesADataTypeItDoesNotDefine) {
+  const KernelFamily* family = kbtest::load_family("transpose");
+  ASSERT_NE(family, nullptr);
+  // int64 is an operand's type only (reduce's sums), never a case's.
+  const kb_case c = kbtest::make_case(KB_DTYPE_I64, 2, 4, 4);
   kb_work work{};
-  const Problem<TypeParam> a(make_case(kb::dtype_of<TypeParam>(), 40, 50, 11), KB_DEVICE_HOST,
-                             work);
-  const Problem<TypeParam> b(make_case(kb::dtype_of<TypeParam>(), 40, 50, 11), KB_DEVICE_HOST,
-                             work);
-  const Problem<TypeParam> c(make_case(kb::dtype_of<TypeParam>(), 40, 50, 12), KB_DEVICE_HOST,
-                             work);
-  const std::vector<TypeParam> ia(a.in(), a.in() + a.count());
-  const std::vector<TypeParam> ib(b.in(), b.in() + b.count());
-  const std::vector<TypeParam> ic(c.in(), c.in() + c.count());
-  EXPECT_EQ(ia, ib);
-  EXPECT_NE(ia, ic);
-  std::size_t zeros = 0, repeats = 0;
-  for (std::size_t i = 0; i < ia.size(); ++i) {
-    zeros += ia[i] == TypeParam{0};
-    repeats += i > 0 && ia[i] == ia[i - 1];
+  kb_message message{};
+  EXPECT_EQ(family->work(&c, &work, &message), KB_UNSUPPORTED);
+  EXPECT_NE(std::string(message.text).find("data type"), std::string::npos) << message.text;
+  kbtest::HostCase refused(*family, c);
+  EXPECT_EQ(refused.created, KB_UNSUPPORTED);
+}
+
+TYPED_TEST(TransposeFamily, CreatesTheInputAndTheOutputOnTheHost) {
+  kbtest::HostCase c(*this->family, this->shape(33, 31));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.buffers.input_count, 1u);
+  ASSERT_EQ(c.buffers.output_count, 1u);
+  for (const kb_operand& operand : {c.buffers.inputs[0], c.buffers.outputs[0]}) {
+    EXPECT_NE(operand.data, nullptr);
+    EXPECT_EQ(operand.count, 33u * 31u);
+    EXPECT_EQ(operand.bytes, 33u * 31u * sizeof(TypeParam));
+    EXPECT_EQ(operand.dtype, kb::dtype_of<TypeParam>());
   }
-  EXPECT_LE(zeros, 1u);
-  EXPECT_LE(repeats, 1u) << "a misplaced element must change the output";
+  EXPECT_NE(c.buffers.inputs[0].data, c.buffers.outputs[0].data);
+  // Host memory the test can write: every byte of both.
+  std::memset(c.buffers.inputs[0].data, 0x5A, c.buffers.inputs[0].bytes);
+  std::memset(c.buffers.outputs[0].data, 0xA5, c.buffers.outputs[0].bytes);
 }
 
-TYPED_TEST(TransposeTyped, VerifyPassesOnlyOnTheExactTranspose) {
-  kb_work work{};
-  Problem<TypeParam> p(make_case(kb::dtype_of<TypeParam>(), 37, 70), KB_DEVICE_HOST, work);
+TYPED_TEST(TransposeFamily, DrawsSeededInputsOverTheWholeRange) {
+  kbtest::HostCase a(*this->family, this->shape(40, 50));
+  kbtest::HostCase b(*this->family, this->shape(40, 50));
+  ASSERT_EQ(a.created, KB_OK) << a.message.text;
+  ASSERT_EQ(b.created, KB_OK) << b.message.text;
+  ASSERT_EQ(a.draw(11), KB_OK) << a.message.text;
+  ASSERT_EQ(b.draw(11), KB_OK) << b.message.text;
+  const std::vector<unsigned char> drawn = a.input_bytes();
+  EXPECT_EQ(drawn, b.input_bytes()) << "the same seed, the same inputs";
 
-  p.poison(nullptr);
-  kb_verification v = p.verify();
-  EXPECT_FALSE(v.passed) << "the poisoned output must fail";
+  // Element i is the documented random value of the seed, the same the device draws.
+  const TypeParam* in = a.input<TypeParam>();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < 40 * 50; ++i) {
+    wrong += !same_bits(in[i], kb::random_value<TypeParam>(11, kb::transpose::kInputStream, i,
+                                                           kb::transpose::kLow,
+                                                           kb::transpose::kHigh));
+  }
+  EXPECT_EQ(wrong, 0u);
 
-  kb::transpose::reference(p.in(), p.out(), p.rows, p.cols);
-  v = p.verify();
+  // Never all zeros, and varied enough that a misplaced element shows.
+  std::set<std::vector<unsigned char>> distinct;
+  std::size_t zeros = 0;
+  for (std::size_t i = 0; i < 40 * 50; ++i) {
+    distinct.insert(std::vector<unsigned char>(drawn.begin() + i * sizeof(TypeParam),
+                                               drawn.begin() + (i + 1) * sizeof(TypeParam)));
+    zeros += as_double(in[i]) == 0.0;
+  }
+  EXPECT_GE(distinct.size(), 200u);
+  EXPECT_LE(zeros, 20u);
+  if constexpr (std::is_same_v<TypeParam, std::int32_t>) {
+    const auto [low, high] = std::minmax_element(in, in + 40 * 50);
+    EXPECT_LT(*low, -(1 << 30)) << "integers over the whole int32 range";
+    EXPECT_GT(*high, 1 << 30);
+  } else if constexpr (!std::is_integral_v<TypeParam>) {
+    double low = 1, high = -1;
+    for (std::size_t i = 0; i < 40 * 50; ++i) {
+      low = std::min(low, as_double(in[i]));
+      high = std::max(high, as_double(in[i]));
+    }
+    EXPECT_GE(low, -1.0);
+    EXPECT_LE(high, 1.0);
+    EXPECT_LT(low, -0.9);
+    EXPECT_GT(high, 0.9);
+  }
+
+  // Another seed, other inputs almost everywhere.
+  ASSERT_EQ(b.draw(12), KB_OK) << b.message.text;
+  const std::vector<unsigned char> other = b.input_bytes();
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < 40 * 50; ++i) {
+    same += std::memcmp(&drawn[i * sizeof(TypeParam)], &other[i * sizeof(TypeParam)],
+                        sizeof(TypeParam)) == 0;
+  }
+  EXPECT_LT(same, 100u);
+  // And the first seed again, the first inputs again.
+  ASSERT_EQ(b.draw(11), KB_OK) << b.message.text;
+  EXPECT_EQ(b.input_bytes(), drawn);
+}
+
+TYPED_TEST(TransposeFamily, PassesTheExactTransposeAndFailsOneElementOneUlpOff) {
+  constexpr std::int64_t rows = 37, cols = 70;
+  kbtest::HostCase c(*this->family, this->shape(rows, cols));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(5), KB_OK) << c.message.text;
+  TypeParam* out = c.output<TypeParam>();
+  kb::transpose::reference(c.input<TypeParam>(), out, rows, cols);
+
+  kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_OK) << c.message.text;
   EXPECT_TRUE(v.passed);
-  EXPECT_EQ(v.checked, p.count());
+  EXPECT_EQ(v.checked, static_cast<std::uint64_t>(rows * cols));
   EXPECT_EQ(v.max_rel_error, 0.0);
   EXPECT_EQ(v.tolerance, 0.0);
+  EXPECT_STREQ(v.metrics, "mismatches=0");
 
-  std::swap(p.out()[5], p.out()[6]);  // two neighbours of the output swapped
-  v = p.verify();
+  // Output element 100 (column 2, row 26) one ulp off.
+  std::size_t e = 100;
+  while (as_double(out[e]) == 0.0) ++e;  // a relative error needs a non-zero element
+  const TypeParam right = out[e];
+  out[e] = one_ulp_off(right);
+  v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
   EXPECT_FALSE(v.passed);
-  EXPECT_GT(v.max_rel_error, 0.0);
-
-  std::memcpy(p.out(), p.in(), p.count() * sizeof(TypeParam));  // copied, not transposed
-  EXPECT_FALSE(p.verify().passed);
+  EXPECT_EQ(v.checked, static_cast<std::uint64_t>(rows * cols));
+  EXPECT_STREQ(v.metrics, "mismatches=1");
+  if constexpr (std::is_integral_v<TypeParam>) {
+    EXPECT_EQ(v.max_rel_error, INFINITY) << "integers are exact: any difference is infinite";
+  } else {
+    const double expected = std::fabs(as_double(out[e]) - as_double(right)) /
+                            std::fabs(as_double(right));
+    EXPECT_GT(expected, 0.0);
+    EXPECT_DOUBLE_EQ(v.max_rel_error, expected);
+  }
+  out[e] = right;
+  EXPECT_TRUE(c.check().passed);
 }
 
-TYPED_TEST(TransposeTyped, VerifyCopyPassesOnlyOnTheUntransposedInput) {
-  kb_work work{};
-  Problem<TypeParam> p(make_case(kb::dtype_of<TypeParam>(), 5, 9), KB_DEVICE_HOST, work);
-  p.poison(nullptr);
-  EXPECT_FALSE(p.verify_copy().passed);
+TYPED_TEST(TransposeFamily, FailsNeighboursSwappedAndACopy) {
+  constexpr std::int64_t rows = 37, cols = 70;
+  kbtest::HostCase c(*this->family, this->shape(rows, cols));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(5), KB_OK) << c.message.text;
+  TypeParam* out = c.output<TypeParam>();
+  kb::transpose::reference(c.input<TypeParam>(), out, rows, cols);
+  ASSERT_FALSE(same_bits(out[5], out[6]));
+  std::swap(out[5], out[6]);  // two neighbours of the output swapped
+  kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  EXPECT_GT(v.max_rel_error, 0.0);
+  EXPECT_STREQ(v.metrics, "mismatches=2");
 
-  kb::transpose::reference(p.in(), p.out(), p.rows, p.cols);
-  EXPECT_FALSE(p.verify_copy().passed) << "a transpose is not a copy";
+  std::memcpy(out, c.input<TypeParam>(), rows * cols * sizeof(TypeParam));  // not transposed
+  v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+}
 
-  std::memcpy(p.out(), p.in(), p.count() * sizeof(TypeParam));
-  const kb_verification v = p.verify_copy();
+TYPED_TEST(TransposeFamily, APoisonedOutputFails) {
+  constexpr std::int64_t rows = 33, cols = 31;
+  kbtest::HostCase c(*this->family, this->shape(rows, cols));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(3), KB_OK) << c.message.text;
+  kb::transpose::reference(c.input<TypeParam>(), c.output<TypeParam>(), rows, cols);
+  ASSERT_TRUE(c.check().passed);
+
+  const std::vector<unsigned char> right = c.output_bytes();
+  ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
+  // Every byte 0xFF: NaN for floats, which no transpose of finite inputs holds; -1 for integers,
+  // which the draw over the whole int32 range also makes (1 element in 256 of int8, about 1 in
+  // 2^32 of int32): such elements match their poison.
+  std::size_t poison_like = 0;
+  for (std::size_t e = 0; e < static_cast<std::size_t>(rows * cols); ++e) {
+    bool all_ones = true;
+    for (std::size_t byte = 0; byte < sizeof(TypeParam); ++byte) {
+      all_ones = all_ones && right[e * sizeof(TypeParam) + byte] == 0xFF;
+    }
+    poison_like += all_ones;
+  }
+  if constexpr (!std::is_integral_v<TypeParam>) EXPECT_EQ(poison_like, 0u);
+  EXPECT_LT(poison_like, 20u);
+  EXPECT_EQ(c.output_bytes(), std::vector<unsigned char>(c.buffers.outputs[0].bytes, 0xFF));
+  const kb_verification v = c.check();
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  EXPECT_FALSE(v.passed);
+  EXPECT_EQ(v.max_rel_error, INFINITY) << "NaN for floats; any integer difference is infinite";
+  EXPECT_EQ(v.metrics, "mismatches=" + std::to_string(rows * cols - poison_like));
+}
+
+TYPED_TEST(TransposeFamily, ChecksAgainstTheLastDraw) {
+  constexpr std::int64_t rows = 20, cols = 9;
+  kbtest::HostCase c(*this->family, this->shape(rows, cols));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(1), KB_OK) << c.message.text;
+  kb::transpose::reference(c.input<TypeParam>(), c.output<TypeParam>(), rows, cols);
+  ASSERT_TRUE(c.check().passed);
+  // Fresh inputs: the transpose of the old ones (what a strategy that kept its answer writes)
+  // fails; the transpose of the new ones passes.
+  ASSERT_EQ(c.draw(2), KB_OK) << c.message.text;
+  EXPECT_FALSE(c.check().passed);
+  kb::transpose::reference(c.input<TypeParam>(), c.output<TypeParam>(), rows, cols);
+  EXPECT_TRUE(c.check().passed);
+}
+
+TYPED_TEST(TransposeFamily, ACeilingStrategyIsCheckedForACopy) {
+  constexpr std::int64_t rows = 5, cols = 9;
+  kbtest::HostCase c(*this->family, this->shape(rows, cols));
+  ASSERT_EQ(c.created, KB_OK) << c.message.text;
+  ASSERT_EQ(c.draw(9), KB_OK) << c.message.text;
+  TypeParam* out = c.output<TypeParam>();
+
+  ASSERT_EQ(c.poison(), KB_OK);
+  EXPECT_FALSE(c.check(KB_FLAG_CEILING).passed);
+
+  kb::transpose::reference(c.input<TypeParam>(), out, rows, cols);
+  EXPECT_FALSE(c.check(KB_FLAG_CEILING).passed) << "a transpose is not a copy";
+  EXPECT_EQ(c.checked, KB_VERIFY_FAILED);
+  // Flags that say nothing of the output change nothing.
+  EXPECT_TRUE(c.check(KB_FLAG_MATH_SIMT | KB_FLAG_NONDETERMINISTIC).passed);
+
+  std::memcpy(out, c.input<TypeParam>(), rows * cols * sizeof(TypeParam));
+  const kb_verification v = c.check(KB_FLAG_CEILING);
+  EXPECT_EQ(c.checked, KB_OK) << c.message.text;
   EXPECT_TRUE(v.passed);
-  EXPECT_EQ(v.checked, p.count());
+  EXPECT_EQ(v.checked, static_cast<std::uint64_t>(rows * cols));
+  EXPECT_FALSE(c.check().passed) << "without the flag the copy is no transpose";
+}
+
+TEST(TransposeFamilyLibrary, AcceptsAnyShapeWithARowAndAColumn) {
+  const KernelFamily* family = kbtest::load_family("transpose");
+  ASSERT_NE(family, nullptr);
+  ASSERT_NE(family->accepts, nullptr);
+  std::string why;
+  EXPECT_TRUE(kbtest::family_accepts(*family, kbtest::make_case(KB_DTYPE_F32, 2, 1, 1)));
+  kb_case odd = kbtest::make_case(KB_DTYPE_I8, 2, 33, 31);
+  odd.block[0] = 64, odd.block[1] = 64, odd.block[2] = 4;  // blocks are the strategies' to refuse
+  EXPECT_TRUE(kbtest::family_accepts(*family, odd));
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, 31}, {33, 0}, {-1, 31}, {0, 0}}) {
+    EXPECT_FALSE(kbtest::family_accepts(*family, kbtest::make_case(KB_DTYPE_F32, 2, rows, cols),
+                                        &why))
+        << rows << "x" << cols;
+    EXPECT_NE(why.find("at least one row and column"), std::string::npos) << why;
+  }
 }
 
 // --- acceptance rules -------------------------------------------------------------------------

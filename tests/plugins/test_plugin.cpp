@@ -263,7 +263,7 @@ KernelPlugin make_descriptor() {
   p.launch = launch;
   p.verify = verify;
   p.teardown = teardown;
-  if (KBT_IS("abi_version")) p.abi_version = KB_ABI_VERSION + 1;
+  if (KBT_IS("abi_version")) p.abi_version = 99;
   if (KBT_IS("abi_v1")) p.abi_version = 1, p.struct_size = KB_PLUGIN_SIZE_V1;
   if (KBT_IS("family_bad")) p.family_info = &kBadFamily;
   if (KBT_IS("param_bad")) p.params = kBadParams, p.param_count = 2;

@@ -15,7 +15,7 @@ std::vector<std::shared_ptr<const PluginInfo>> test_plugins() {
 
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 const SweepRequest& request) {
-  return kb::plan_sweep(plugins, request, kb::FamilyTable(plugins), kbtest::probe());
+  return kb::plan_sweep(plugins, request, kb::FamilyTable({}, plugins), kbtest::probe());
 }
 
 // plugin|dtype|op|shape|block|device

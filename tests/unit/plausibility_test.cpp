@@ -18,7 +18,7 @@ CaseLimits h100_limits(double bytes, double flops = 0) {
   limits.flops = flops;
   limits.dram_gbps = 3352;
   limits.l2_bytes = 50 << 20;
-  limits.load_store_gbps = 33454;
+  limits.l2_gbps = 33454;  // unmeasured: the SMs' load/store rate
   return limits;
 }
 
@@ -79,7 +79,8 @@ TEST(Plausibility, BandwidthAboveTheMemoryIsImplausibleOnceTheDataCannotSitInL2)
   const double bytes = 1 << 30;
   const auto verdict = check_plausibility(agreeing_timings(bytes, 1.2 * 3352), h100_limits(bytes));
   EXPECT_NE(verdict.implausible.find("bandwidth check"), std::string::npos);
-  EXPECT_NE(verdict.implausible.find("theoretical memory bandwidth"), std::string::npos);
+  EXPECT_NE(verdict.implausible.find("memory bandwidth (3352 GB/s, theoretical)"), std::string::npos)
+      << verdict.implausible;
   EXPECT_EQ(check_plausibility(agreeing_timings(bytes, 1.05 * 3352), h100_limits(bytes)).implausible,
             "");
   // 8 MiB in a hot cache may beat the memory; flushed before every sample it may not.
@@ -89,6 +90,54 @@ TEST(Plausibility, BandwidthAboveTheMemoryIsImplausibleOnceTheDataCannotSitInL2)
   auto cold = h100_limits(small);
   cold.cold = true;
   EXPECT_NE(check_plausibility(agreeing_timings(small, 2 * 3352), cold).implausible, "");
+}
+
+// Measured roofs: what the device's copy or read and its L2 deliver, with the slack their noise
+// needs, not the theory plus a tenth.
+CaseLimits measured_h100(double bytes) {
+  CaseLimits limits = h100_limits(bytes);
+  limits.dram_gbps = 3000, limits.dram_measured = true;
+  limits.l2_gbps = 7000, limits.l2_measured = true;
+  return limits;
+}
+
+TEST(Plausibility, MeasuredRoofsHoldDramAndL2CasesToWhatTheDeviceDelivers) {
+  const double large = 1 << 30;
+  EXPECT_EQ(check_plausibility(agreeing_timings(large, 1.05 * 3000), measured_h100(large))
+                .implausible,
+            "");
+  // 1.2 of the measured copy is under the theory plus a tenth, yet no device delivers it, even
+  // with 50 MiB of the gigabyte still in L2 from the launch before.
+  auto verdict = check_plausibility(agreeing_timings(large, 1.2 * 3000), measured_h100(large));
+  EXPECT_NE(verdict.implausible.find("(3000 GB/s, measured)"), std::string::npos)
+      << verdict.implausible;
+  // A hot 32 MiB working set reads from L2: held to the L2's measured rate.
+  const double resident = 32 << 20;
+  EXPECT_EQ(check_plausibility(agreeing_timings(resident, 7000), measured_h100(resident)).implausible,
+            "");
+  verdict = check_plausibility(agreeing_timings(resident, 1.3 * 7000), measured_h100(resident));
+  EXPECT_NE(verdict.implausible.find("L2's bandwidth"), std::string::npos) << verdict.implausible;
+  // 64 MiB against a 50 MiB L2: at least 14 MiB come from DRAM, and all of it through the L2.
+  const double spilling = 64 << 20;
+  EXPECT_NE(check_plausibility(agreeing_timings(spilling, 10000), measured_h100(spilling))
+                .implausible,
+            "");
+}
+
+TEST(Plausibility, ALaunchThatWorksOnlyOnPoisonedOutputsIsImplausible) {
+  auto t = agreeing_timings(1 << 20, 500);
+  t.median_us = 2.2, t.batch_us = 2.2, t.host_us = 15;
+  t.single_us = 2.5, t.poisoned_us = 180;  // the answer was there: the launch skipped the work
+  auto verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_NE(verdict.implausible.find("poisoned-output check"), std::string::npos)
+      << verdict.implausible;
+  t.single_us = 180, t.poisoned_us = 186;  // a poisoned output's pages and cache lines: no verdict
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+  t.single_us = 2.5, t.poisoned_us = 7;  // a tiny kernel's start: within the slack
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+  // A launch that synchronises swings: the plain sample's minimum alone would cry wolf.
+  t.median_us = 44.7, t.single_us = 37.9, t.poisoned_us = 65;
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
 }
 
 TEST(Plausibility, NoBandwidthBeatsTheSmsLoadStoreRate) {

@@ -159,7 +159,7 @@ TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
             std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("| testing/good | host | int32 |"), std::string::npos);
-  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 3"), std::string::npos);
+  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 99"), std::string::npos);
   EXPECT_NE(run.output.find("not_a_library.so: not a loadable shared library"), std::string::npos);
 }
 
@@ -338,8 +338,11 @@ TEST(RunCommand, SixteenAndEightBitTypesVerifyAndCountTheirOwnBytes) {
       EXPECT_EQ(row.at("max_rel_error"), "0");
     } else {
       ++reductions;
-      // 16-bit floats accumulate in float32: held to float32's rounding, not their own.
-      if (row.at("dtype") != "int8") EXPECT_LT(std::stod(row.at("tolerance")), 1e-6);
+      // 16-bit floats accumulate in float32: held to float32's rounding (the family's bound for
+      // any summation order, 2 u (n + 1)), not their own.
+      if (row.at("dtype") != "int8") {
+        EXPECT_NEAR(std::stod(row.at("tolerance")), 2 * 0x1.0p-24 * (125543 + 1), 1e-6);
+      }
     }
   }
   EXPECT_EQ(transposes, 3);

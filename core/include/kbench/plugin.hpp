@@ -1,7 +1,8 @@
 // Optional C++ helpers for plugin authors: error checks, arrays on the device or the host, seeded
 // inputs, comparisons, checked launches, host loops on all threads, host values kept between
-// cases, and the glue from a C++ strategy to the C ABI of plugin.h. Family problem types (inputs,
-// reference, verification) live in kbench/families/.
+// cases, and the glue from a C++ strategy (strategy.hpp) or referee (family.hpp) to the C ABI of
+// plugin.h. What each family knows (its operands, inputs, work and check) lives in
+// kbench/families/.
 #pragma once
 
 #include <kbench/plugin.h>
@@ -9,9 +10,11 @@
 #include <kbench/support/array.hpp>
 #include <kbench/support/compare.hpp>
 #include <kbench/support/error.hpp>
+#include <kbench/support/family.hpp>
 #include <kbench/support/host_vector.hpp>
 #include <kbench/support/launch.hpp>
 #include <kbench/support/memo.hpp>
 #include <kbench/support/parallel.hpp>
 #include <kbench/support/random.hpp>
 #include <kbench/support/staging.hpp>
+#include <kbench/support/strategy.hpp>

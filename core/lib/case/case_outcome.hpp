@@ -77,6 +77,10 @@ struct CaseOutcome {
   // The row's self-checks, in microseconds; absent where they were not taken.
   std::optional<double> batch_us, enqueue_us, host_us, host_idle_us;
   std::optional<long long> captured_operations;  // on the given stream, by one captured launch
+  // The least of the checked samples (one launch each, its outputs poisoned just before) and of
+  // as many plain one-launch samples: a launch that does less when its outputs already hold the
+  // answer shows as a gap between the two.
+  std::optional<double> poisoned_us, single_us;
   std::optional<double> power_w, energy_j;       // --energy-window
 
   std::optional<LaunchShape> launch;

@@ -2,17 +2,20 @@
 
 #include "device/device_info.hpp"
 #include "measure/energy_window.hpp"
+#include "measure/refereed_case.hpp"
 #include "measure/self_checks.hpp"
 #include "util/number_text.hpp"
 #include "util/plugin_text.hpp"
 
 #include <kbench/support/error.hpp>
+#include <kbench/support/random.hpp>
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <random>
 
 namespace kb {
 namespace {
@@ -45,10 +48,6 @@ constexpr double kClockReadSeconds = 0.01;
 constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
-void append_note(std::string& notes, const std::string& note) {
-  notes += (notes.empty() ? "" : "; ") + note;
-}
-
 // verify said KB_OK, but its own figures say otherwise: passed = 0, a NaN error, or an error over
 // the tolerance it names. Empty when they agree.
 std::string verification_contradiction(kb_status status, const kb_verification& check) {
@@ -62,6 +61,56 @@ std::string verification_contradiction(kb_status status, const kb_verification& 
   return "";
 }
 
+// Samples whose outputs are poisoned before and checked after, at positions the strategy cannot
+// foresee among the first kCheckedWithin samples; one alone where a launch takes kSlowLaunchUs or
+// more, so a slow launch's case does not take twice as long. Those the stopping rule leaves out
+// are taken after the last sample.
+constexpr int kCheckedSamples = 3;
+constexpr int kCheckedWithin = 10;
+constexpr double kSlowLaunchUs = 5000;
+
+// A seed no strategy can know in advance: not the case's (its rows say it), nor a function of it
+// (kbench's source is public). Checks need not repeat bit for bit; correct strategies pass any.
+std::uint64_t unpredictable_seed() {
+  static std::random_device device;
+  return (std::uint64_t{device()} << 32) ^ device();
+}
+
+// The sample indices checked in a case: distinct, and unknown to the strategy.
+std::vector<int> checked_indices() {
+  const std::uint64_t seed = unpredictable_seed();
+  std::vector<int> chosen;
+  for (std::uint64_t i = 0; chosen.size() < kCheckedSamples; ++i) {
+    const int index = static_cast<int>(random_bits(seed, 0xC4EC4ED, i) % kCheckedWithin);
+    if (std::find(chosen.begin(), chosen.end(), index) == chosen.end()) chosen.push_back(index);
+  }
+  return chosen;
+}
+
+// What a failed check says in the row. A self-refereed plugin's failure keeps the words of its own
+// verify ("verification failed: ..."), which its authors' tests know.
+std::string check_failure(const char* check, bool refereed, kb_status status,
+                          const kb_verification& v, const kb_message& message) {
+  std::string text = refereed ? std::string("check '") + check + "' failed" : "verification failed";
+  const std::string contradiction = verification_contradiction(KB_OK, v);
+  if (status == KB_OK && !contradiction.empty()) {
+    text += ": " + contradiction;
+  } else if (v.tolerance > 0 || v.max_rel_error > 0) {
+    text += ": max relative error " + significant_text(v.max_rel_error) + " over tolerance " +
+            significant_text(v.tolerance);
+  }
+  const std::string detail = plugin_text(message.text);
+  if (!detail.empty()) text += "; " + detail;
+  const std::string metrics = plugin_text(v.metrics);
+  if (refereed && !metrics.empty()) text += " (" + metrics + ")";
+  return text;
+}
+
+void append_note(std::string& notes, const std::string& note) {
+  if (note.empty()) return;
+  notes += (notes.empty() ? "" : "; ") + note;
+}
+
 std::string describe(const CaseRequest& r) {
   std::string text = std::string(dtype_name(r.dtype)) + " ";
   if (!r.op.empty()) text += r.op + " ";
@@ -70,8 +119,9 @@ std::string describe(const CaseRequest& r) {
 
 }  // namespace
 
-CaseRunner::CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options)
-    : plugin_(plugin), options_(options) {
+CaseRunner::CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, int device,
+                       TimingOptions options)
+    : plugin_(plugin), family_(family), options_(options) {
   if (!cuda()) return;
   KB_CUDA_CHECK(cudaSetDevice(device));
   KB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -126,8 +176,60 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
   return KB_OK;
 }
 
-kb_status CaseRunner::sample(const LaunchOnce& launch, const std::string& range,
-                             kb_message& message, Sampling& sampling) {
+bool CaseRunner::same_output(const CaseUnderTest& test, Sampling& sampling, Failure& failure) {
+  if (plugin_.flags & KB_FLAG_NONDETERMINISTIC) return true;
+  const std::optional<std::uint64_t> digest = test.output_digest(stream_);
+  if (!sampling.first_output) {
+    sampling.first_output = digest;
+    return true;
+  }
+  if (digest == sampling.first_output) return true;
+  failure = {KB_VERIFY_FAILED,
+             "check 'deterministic' failed: two launches on the same inputs wrote different "
+             "outputs (a strategy whose output may differ bit for bit declares "
+             "KB_FLAG_NONDETERMINISTIC)"};
+  return false;
+}
+
+kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
+                                     kb_message& message, Sampling& sampling, Failure& failure) {
+  double us = 0;
+  bool hold_timed_out = false;
+  // A plain twin where the samples hold several launches; where they hold one, they are the
+  // plain one-launch samples already.
+  if (sampling.launches > 1) {
+    if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
+    if (!hold_timed_out) sampling.single_us.push_back(us);
+  }
+  if (const kb_status s = test.poison(stream_, message)) {
+    sampling.failed_stage = "poison";
+    return s;
+  }
+  if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
+  if (!hold_timed_out) sampling.poisoned_us.push_back(us);
+  kb_verification check{};
+  const kb_status status = test.check(stream_, check, message);
+  if (status != KB_OK && status != KB_VERIFY_FAILED) {
+    sampling.failed_stage = "verify";
+    return status;
+  }
+  if (status == KB_VERIFY_FAILED || !verification_contradiction(status, check).empty()) {
+    failure = {KB_VERIFY_FAILED, check_failure("timed launch", refereed(), status, check, message)};
+    return KB_OK;
+  }
+  if (!sampling.figures) sampling.figures = check;
+  if (!same_output(test, sampling, failure)) return KB_OK;
+  // A slow launch's checked sample is one of its samples: the same one-launch method, the poison
+  // outside the timed region, and a launch of its length too dear to take twice.
+  if (!hold_timed_out && sampling.launches == 1 && us >= kSlowLaunchUs) {
+    sampling.samples.push_back(us);
+  }
+  return KB_OK;
+}
+
+kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
+                             const std::string& range, kb_message& message,
+                             Sampling& sampling, Failure& failure) {
   sampling.held = holds_stream();
   if (cuda() && options_.hide_launch_latency && (plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
     sampling.note = "timed without latency hiding: the plugin synchronises in launch "
@@ -157,10 +259,20 @@ kb_status CaseRunner::sample(const LaunchOnce& launch, const std::string& range,
       sampling.lowest_clock_mhz = std::min(sampling.lowest_clock_mhz.value_or(*mhz), *mhz);
     }
   };
+  std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices();
   int void_in_a_row = 0;
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
+    const int index = static_cast<int>(sampling.samples.size());
+    if (const auto at = std::find(checked.begin(), checked.end(), index); at != checked.end()) {
+      checked.erase(at);
+      if (const kb_status s =
+              checked_sample(test, launch, sampling.held, message, sampling, failure)) {
+        return s;
+      }
+      if (failure.status != KB_OK) return KB_OK;
+    }
     double us = 0;
     bool hold_timed_out = false;
     nvtxRangePushA(range.c_str());
@@ -183,12 +295,65 @@ kb_status CaseRunner::sample(const LaunchOnce& launch, const std::string& range,
     }
     void_in_a_row = 0;
     sampling.samples.push_back(us);
+    if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
+      checked.resize(1);
+    }
     read_clock();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
                                : options_.rule.judge(sampling.samples, seconds_since(start));
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
+  // The last sample's launch against the first checked one: the same inputs, the same bits.
+  if (sampling.first_output && !same_output(test, sampling, failure)) return KB_OK;
+  for (std::size_t i = 0; i < checked.size() && failure.status == KB_OK; ++i) {
+    if (const kb_status s = checked_sample(test, launch, sampling.held, message, sampling, failure)) {
+      return s;
+    }
+  }
+  if (sampling.launches == 1 && !sampling.samples.empty()) {
+    sampling.single_us.push_back(*std::min_element(sampling.samples.begin(), sampling.samples.end()));
+  }
   if (!sampling.held) sampling.launches = 1;
+  return KB_OK;
+}
+
+kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch,
+                              kb_message& message, kb_verification& figures, Failure& failure) {
+  const auto checked_launch = [&](const char* check, kb_verification& result) {
+    if (const kb_status s = test.poison(stream_, message)) return s;
+    if (const kb_status s = launch(stream_)) return s;
+    if (cuda()) {
+      if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
+                                        "synchronising after launch")) {
+        return s;
+      }
+    }
+    result = kb_verification{};
+    const kb_status status = test.check(stream_, result, message);
+    if (status != KB_OK && status != KB_VERIFY_FAILED) return status;
+    if (status == KB_VERIFY_FAILED || !verification_contradiction(status, result).empty()) {
+      failure = {KB_VERIFY_FAILED, check_failure(check, refereed(), status, result, message)};
+    }
+    return KB_OK;
+  };
+  if (!refereed()) return checked_launch("verify", figures);
+
+  auto& refereed_case = static_cast<RefereedCase&>(test);
+  if (const auto changed = refereed_case.changed_input(stream_)) {
+    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: the timed launches wrote to " +
+                                     *changed + ", which a strategy only reads"};
+    return KB_OK;
+  }
+  // Inputs the strategy has not seen, drawn for the check.
+  if (const kb_status s = refereed_case.draw(unpredictable_seed(), KB_DRAW_CHECK, stream_,
+                                             message)) {
+    return s;
+  }
+  if (const kb_status s = checked_launch("fresh inputs", figures); s || failure.status) return s;
+  if (const auto changed = refereed_case.changed_input(stream_)) {
+    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
+                                     ", which a strategy only reads"};
+  }
   return KB_OK;
 }
 
@@ -245,14 +410,7 @@ void CaseRunner::read_device_state(const Sampling& sampling, CaseOutcome& result
 
 CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   CaseOutcome result;
-  const kb_case c = request.to_abi();
   kb_message message{};
-  kb_work work{};
-  kb_launch_config config{};
-  void* state = nullptr;
-  const LaunchOnce launch = [&](cudaStream_t stream) {
-    return plugin_.launch(state, stream, &config, &message);
-  };
   // Where the case's wall time goes, for the sweep's closing summary (not CSV columns).
   result.phases.emplace();
   double* const phases[] = {&result.phases->setup, &result.phases->timing, &result.phases->verify};
@@ -262,9 +420,12 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     *phases[phase++] = seconds_since(phase_start);
     phase_start = Clock::now();
   };
+  CaseSetup made = refereed() ? RefereedCase::set_up(plugin_, *family_, request, stream_)
+                              : set_up_self_refereed(plugin_, family_, request);
+  std::unique_ptr<CaseUnderTest> test = std::move(made.test);
   const auto finish = [&](kb_status status, const char* stage) {
-    if (state != nullptr) plugin_.teardown(state);
-    end_phase();
+    test.reset();
+    while (phase < 3) end_phase();
     result.status = status_of(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
       result.message = std::string(stage) + ": " + plugin_text(message.text);
@@ -272,21 +433,22 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     }
     return result;
   };
-
-  kb_status status = plugin_.setup(&c, &state, &work, &message);
-  if (status != KB_OK) {
-    state = nullptr;  // a failed setup leaves nothing allocated
-    return finish(status, "setup");
+  if (made.status != KB_OK) {
+    message = made.message;
+    return finish(made.status, made.stage);
   }
+  kb_status status = KB_OK;
   // setup's uploads from pageable memory may still be in flight on the legacy stream, which
   // the runner's non-blocking stream does not wait for.
   if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "after setup")) != KB_OK) {
     return finish(status, "setup");
   }
+  const kb_work work = test->work();
   result.bytes = work.bytes;
   result.flops = work.flops;
   end_phase();
 
+  const LaunchOnce launch = [&](cudaStream_t stream) { return test->launch(stream, message); };
   // Warm-up, with the stream not held: whatever a first launch does (load a lazily loaded module,
   // create a library's handle or plan, touch pages) waits for the device, so it must not happen
   // behind the blocking kernel.
@@ -298,69 +460,64 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   }
 
   Sampling sampling;
+  Failure failure;
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
-  if ((status = sample(launch, range, message, sampling)) != KB_OK) {
-    return finish(status, "launch");
+  if ((status = sample(*test, launch, range, message, sampling, failure)) != KB_OK) {
+    return finish(status, sampling.failed_stage);
   }
-  const SampleStats stats = summarize(sampling.samples);
-  result.timing = !cuda()            ? TimingMethod::host
-                  : options_.profile ? TimingMethod::profile
-                  : sampling.held    ? TimingMethod::held
-                                     : TimingMethod::plain;
-  result.sample_launches = sampling.launches;
   std::string note = sampling.note;
-  if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
-    return finish(status, "launch");
+  const SampleStats stats = summarize(sampling.samples);
+  if (failure.status == KB_OK) {
+    result.timing = !cuda()            ? TimingMethod::host
+                    : options_.profile ? TimingMethod::profile
+                    : sampling.held    ? TimingMethod::held
+                                       : TimingMethod::plain;
+    result.sample_launches = sampling.launches;
+    if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
+      return finish(status, "launch");
+    }
+    read_device_state(sampling, result, note);
   }
-  read_device_state(sampling, result, note);
   end_phase();
 
-  if ((status = plugin_.poison(state, stream_, &message)) != KB_OK) return finish(status, "poison");
-  if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
-  if (cuda() && (status = from_cuda(cudaStreamSynchronize(stream_), message,
-                                    "synchronising after launch")) != KB_OK) {
-    return finish(status, "launch");
+  kb_verification figures{};
+  if (failure.status == KB_OK &&
+      (status = verdict(*test, launch, message, figures, failure)) != KB_OK) {
+    return finish(status, "verify");
   }
-  kb_verification check{};
-  status = plugin_.verify(state, &check, &message);
-  if (status != KB_OK && status != KB_VERIFY_FAILED) return finish(status, "verify");
-  const std::string contradiction = verification_contradiction(status, check);
-  if (!contradiction.empty()) status = KB_VERIFY_FAILED;
+  if (sampling.figures && refereed()) figures = *sampling.figures;
 
   // Last, so nothing it may leave behind touches the verified output: does the launch put its
   // work on the stream it is given? (A plugin that synchronises cannot be captured.)
-  if (holds_stream()) {
+  if (holds_stream() && failure.status == KB_OK) {
     kb_message ignored{};
-    const LaunchOnce captured = [&](cudaStream_t stream) {
-      return plugin_.launch(state, stream, &config, &ignored);
-    };
+    const LaunchOnce captured = [&](cudaStream_t stream) { return test->launch(stream, ignored); };
     if (const long long operations = captured_operations(captured, stream_); operations >= 0) {
       result.captured_operations = operations;
     }
   }
 
-  result.samples = SampleSummary{static_cast<long long>(stats.count), stats.median, stats.min,
-                                 stats.mean,   stats.stddev, stats.noise, sampling.settled};
+  if (!sampling.samples.empty()) {
+    result.samples = SampleSummary{static_cast<long long>(stats.count), stats.median, stats.min,
+                                   stats.mean,   stats.stddev, stats.noise, sampling.settled};
+  }
   if (options_.keep_samples) result.sample_list = sampling.samples;
+  if (!sampling.poisoned_us.empty()) result.poisoned_us = summarize(sampling.poisoned_us).min;
+  if (!sampling.single_us.empty()) result.single_us = summarize(sampling.single_us).min;
+  const kb_launch_config& config = test->config();
   result.launch = LaunchShape{{config.grid[0], config.grid[1], config.grid[2]},
                               {config.block[0], config.block[1], config.block[2]},
                               config.kernels};
   result.verification =
-      VerificationFigures{check.max_rel_error, check.tolerance, plugin_text(check.metrics)};
-  if (status == KB_VERIFY_FAILED) {
-    std::string why = "verification failed";
-    if (!contradiction.empty()) {
-      why += ": " + contradiction;
-    } else if (check.tolerance > 0 || check.max_rel_error > 0) {
-      why += ": max relative error " + significant_text(check.max_rel_error) +
-             " over tolerance " + significant_text(check.tolerance);
-    }
-    const std::string detail = plugin_text(message.text);
-    result.message = detail.empty() ? why : why + "; " + detail;
-  } else {
-    result.message = note;
+      VerificationFigures{figures.max_rel_error, figures.tolerance, plugin_text(figures.metrics)};
+  if (failure.status != KB_OK) {
+    result.message = failure.message;
+    message = kb_message{};
+    return finish(failure.status, "verify");
   }
-  return finish(status, "verify");
+  append_note(note, test->work_note());
+  result.message = note;
+  return finish(KB_OK, "verify");
 }
 
 }  // namespace kb

@@ -1,12 +1,14 @@
-// Runs the cases of one plugin inside a worker: setup, warm-up, timed launches until the stopping
-// rule is satisfied, the self-checks, poison + launch + verify, teardown. Produces the case's
-// outcome; the parent decides its final status (measure/plausibility.hpp).
+// Runs the cases of one plugin inside a worker: set-up (by the family for a version 3 strategy),
+// warm-up, timed launches until the stopping rule is satisfied with a few of them checked, the
+// self-checks, the verdict, teardown. Produces the case's outcome; the parent decides its final
+// status (measure/plausibility.hpp).
 #pragma once
 
 #include "case/case_outcome.hpp"
 #include "case/case_request.hpp"
 #include "device/gpu_monitor.hpp"
 #include "measure/blocking_kernel.hpp"
+#include "measure/case_under_test.hpp"
 #include "measure/cuda_timer.hpp"
 #include "measure/l2_flush.hpp"
 #include "measure/launch.hpp"
@@ -18,6 +20,7 @@
 
 #include <memory>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,8 +28,10 @@ namespace kb {
 
 class CaseRunner {
  public:
-  // For CUDA plugins the device is made current and a stream and events are created.
-  CaseRunner(const KernelPlugin& plugin, int device, TimingOptions options);
+  // For CUDA plugins the device is made current and a stream and events are created. `family`:
+  // the library of the plugin's family, when it has one (required for a version 3 strategy).
+  CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, int device,
+             TimingOptions options);
   ~CaseRunner();
   CaseRunner(const CaseRunner&) = delete;
   CaseRunner& operator=(const CaseRunner&) = delete;
@@ -44,6 +49,17 @@ class CaseRunner {
     int launches = 1;       // launches per sample
     std::string note;       // why the timing method changed, or the clock fell
     std::optional<unsigned> lowest_clock_mhz;
+    std::vector<double> poisoned_us, single_us;  // the checked samples and their plain twins
+    std::optional<kb_verification> figures;      // of the first checked sample
+    const char* failed_stage = "launch";          // the hook whose error ended the sampling
+    // The outputs of the first checked launch: every later launch on the same inputs must leave
+    // the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
+    std::optional<std::uint64_t> first_output;
+  };
+  // A check that failed: its name and what it found, for the row.
+  struct Failure {
+    kb_status status = KB_OK;
+    std::string message;
   };
 
   bool cuda() const { return plugin_.device == KB_DEVICE_CUDA; }
@@ -52,9 +68,21 @@ class CaseRunner {
     return cuda() && options_.hide_launch_latency && !options_.profile &&
            !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   }
+  bool refereed() const { return family_ != nullptr && plugin_.abi_version >= 3; }
   CaseOutcome run_unguarded(const CaseRequest& request);
-  kb_status sample(const LaunchOnce& launch, const std::string& range, kb_message& message,
-                   Sampling& sampling);
+  kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
+                   kb_message& message, Sampling& sampling, Failure& failure);
+  // Whether the outputs hold the bits of the first checked launch (noted as a failure if not).
+  bool same_output(const CaseUnderTest& test, Sampling& sampling, Failure& failure);
+  // A sample of one launch with its outputs poisoned before and checked after, and a plain one
+  // beside it.
+  kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
+                           kb_message& message, Sampling& sampling, Failure& failure);
+  // The last word: for a refereed case, inputs left as drawn by the timed launches, then fresh
+  // inputs, a checked launch, and inputs left as drawn again; for a self-refereed one, its own
+  // verify.
+  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, kb_message& message,
+                    kb_verification& figures, Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).
@@ -66,6 +94,7 @@ class CaseRunner {
   void read_device_state(const Sampling& sampling, CaseOutcome& result, std::string& note);
 
   const KernelPlugin& plugin_;
+  const KernelFamily* family_;
   TimingOptions options_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<CudaTimer> timer_;

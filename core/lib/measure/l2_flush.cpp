@@ -17,6 +17,11 @@ std::size_t L2Flush::bytes(int device) {
 }
 
 void L2Flush::flush(cudaStream_t stream) {
+  // A persisting line survives the flush's writes: evict the strategy's persisting set-aside first.
+  KB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0);
+  cudaCtxResetPersistingL2Cache();
+  cudaGetLastError();  // a device without persisting L2 refuses both; the flush still happens
   // A new value each time, so no write is skipped as already done.
   KB_CUDA_CHECK(cudaMemsetAsync(buffer_, ++value_, size_, stream));
 }

@@ -1,4 +1,6 @@
-// Cold-cache samples (--cold): before each sample, a buffer twice the L2 (at least 64 MiB) is
+// Cold-cache samples (--cold): before each sample, lines a strategy asked the L2 to keep
+// (cudaAccessPolicyWindow with a persisting hit property) are made ordinary again and the
+// persisting set-aside is put back to zero, then a buffer twice the L2 (at least 64 MiB) is
 // written over, outside the timed region, so the case's inputs are read from DRAM.
 #pragma once
 

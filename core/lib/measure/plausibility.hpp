@@ -23,16 +23,21 @@ struct CaseTimings {
   int kernels = 0;              // kernels one launch enqueued, as the plugin said (0: unknown)
   // Operations one captured launch put on the stream it was given; none when not checked.
   std::optional<long long> captured_operations;
+  // The least one-launch sample with the outputs poisoned just before, and without.
+  double poisoned_us = NAN;
+  double single_us = NAN;
 };
 
 // What one launch claims to do, and what the device can do at most.
 struct CaseLimits {
   double bytes = 0, flops = 0;
   bool cold = false;               // L2 flushed before every sample
-  double dram_gbps = 0;            // theoretical memory bandwidth
+  double dram_gbps = 0;            // what DRAM measurably delivers (else its theory)
+  bool dram_measured = false;
   double l2_bytes = 0;
-  double load_store_gbps = 0;      // the SMs' load/store rate
-  double math_peak_gflops = 0;     // the declared math's peak; 0: not declared, not judged
+  double l2_gbps = 0;              // what the L2 measurably delivers (else the SMs' load/store rate)
+  bool l2_measured = false;
+  double math_peak_gflops = 0;     // the peak of the math held to; 0: unknown, not judged
   std::string math;                // its name, for the message
 };
 

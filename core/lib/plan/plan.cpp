@@ -94,11 +94,37 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
     plan.cases.push_back(planned);
     return;
   }
+  // The referee first: a case its family cannot judge is not run at all.
+  const auto& referee = plugin->refereed_by_family() ? plugin->referee : nullptr;
+  if (referee) {
+    std::string refusal;
+    if (!(referee->dtypes & request.dtype)) {
+      refusal = std::string("the ") + referee->name + " family defines no " +
+                dtype_name(request.dtype) + " (it defines " + dtype_list(referee->dtypes) + ")";
+    } else if (!request.op.empty() && !listed(split_list(referee->ops), request.op)) {
+      refusal = "the " + referee->name + " family has no operation '" + request.op + "'";
+    }
+    if (!refusal.empty()) {
+      planned.outcome = CaseOutcome::without_run(CaseStatus::unsupported, refusal);
+      if (blocks.size() == 1) planned.request.block = blocks.front();
+      plan.cases.push_back(planned);
+      return;
+    }
+  }
   std::string last_reason;
   std::size_t accepted = 0;
   for (const auto& block : blocks) {
     planned.request.block = block;
-    const Acceptance verdict = probe.accepts(*plugin, planned.request);
+    Acceptance verdict;
+    if (referee) {
+      verdict = probe.accepts(*referee, planned.request);
+      if (!verdict.accepted && !verdict.fault) {
+        verdict.reason = "the " + referee->name + " family: " + verdict.reason;
+      }
+    }
+    if (!referee || (verdict.accepted && !verdict.fault)) {
+      verdict = probe.accepts(*plugin, planned.request);
+    }
     if (verdict.accepted || verdict.fault) {
       planned.outcome = verdict.fault;
       plan.cases.push_back(planned);

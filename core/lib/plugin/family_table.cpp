@@ -12,8 +12,11 @@ auto fields(const FamilyInfo& f) {
 
 }  // namespace
 
-FamilyTable::FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& plugins) {
-  for (const auto& plugin : plugins) {
+FamilyTable::FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& family_libraries,
+                         const std::vector<std::shared_ptr<const PluginInfo>>& plugins) {
+  std::vector<std::shared_ptr<const PluginInfo>> describers = family_libraries;
+  describers.insert(describers.end(), plugins.begin(), plugins.end());
+  for (const auto& plugin : describers) {
     if (!plugin->family_info) continue;
     const FamilyInfo& family = *plugin->family_info;
     const auto [it, inserted] = families_.emplace(family.name, family);

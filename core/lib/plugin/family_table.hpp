@@ -1,6 +1,7 @@
-// The families the runner knows, each as a plugin of it describes it (kb_family, ABI version 2).
-// The runner knows no family of its own: a family no plugin describes is swept from the sizes
-// the user gives, and reports infer its headline from its rows.
+// The families the runner knows: each as its own library describes it (a KernelFamily, ABI
+// version 3), else as a plugin of it does (kb_family, ABI version 2). The runner knows no family
+// of its own: a family nobody describes is swept from the sizes the user gives, and reports infer
+// its headline from its rows.
 #pragma once
 
 #include "plugin/plugin_info.hpp"
@@ -15,9 +16,10 @@ namespace kb {
 class FamilyTable {
  public:
   FamilyTable() = default;
-  // The first plugin (in discovery order) that describes a family defines it; another that
-  // describes it differently leaves a warning naming both files.
-  explicit FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& plugins);
+  // A family's library defines it; else the first plugin (in discovery order) that describes it.
+  // A plugin that describes it differently leaves a warning naming both files.
+  FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& families,
+              const std::vector<std::shared_ptr<const PluginInfo>>& plugins);
 
   const FamilyInfo* find(const std::string& family) const;  // null when no plugin describes it
   const std::vector<std::string>& warnings() const { return warnings_; }

@@ -36,7 +36,9 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
            "ABI versions " + std::to_string(KB_ABI_VERSION_OLDEST) + " to " +
            std::to_string(KB_ABI_VERSION) + "; rebuild the plugin";
   }
-  const std::size_t needed = p.abi_version == 1 ? KB_PLUGIN_SIZE_V1 : sizeof(KernelPlugin);
+  const std::size_t needed = p.abi_version == 1   ? KB_PLUGIN_SIZE_V1
+                             : p.abi_version == 2 ? KB_PLUGIN_SIZE_V2
+                                                  : sizeof(KernelPlugin);
   if (p.struct_size < needed) {
     return "KernelPlugin is " + std::to_string(p.struct_size) + " bytes, ABI version " +
            std::to_string(p.abi_version) + " needs " + std::to_string(needed);
@@ -63,12 +65,23 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
   constexpr std::uint32_t kKnownDTypes = KB_DTYPE_NONE | KB_DTYPE_F32 | KB_DTYPE_F64 | KB_DTYPE_I32 |
                                          KB_DTYPE_F16 | KB_DTYPE_BF16 | KB_DTYPE_I8;
   if (p.dtypes == 0 || (p.dtypes & ~kKnownDTypes) != 0) return "invalid data type mask";
-  const std::pair<const char*, bool> hooks[] = {
+  const std::pair<const char*, bool> self_refereed_hooks[] = {
       {"setup", p.setup != nullptr},   {"poison", p.poison != nullptr},
       {"launch", p.launch != nullptr}, {"verify", p.verify != nullptr},
       {"teardown", p.teardown != nullptr}};
-  for (const auto& [hook, present] : hooks) {
-    if (!present) return std::string("hook '") + hook + "' is null";
+  if (p.abi_version >= 3) {
+    // A strategy that also judged would be two referees: the family's check is the only one.
+    if (p.run == nullptr) return "hook 'run' is null";
+    for (const auto& [hook, present] : self_refereed_hooks) {
+      if (present) {
+        return std::string("hook '") + hook + "' is set: a version 3 strategy has no " + hook +
+               " (its family draws, poisons and checks; see plugin.h)";
+      }
+    }
+  } else {
+    for (const auto& [hook, present] : self_refereed_hooks) {
+      if (!present) return std::string("hook '") + hook + "' is null";
+    }
   }
   if (p.version == nullptr || p.description == nullptr || p.ops == nullptr ||
       p.cuda_archs == nullptr) {
@@ -81,6 +94,38 @@ std::string validate(const KernelPlugin& p, const PluginInfo& info) {
       return "ops '" + info.ops + "' lists '" + ops[i] + "' twice";
     }
   }
+  return check_family_and_params(info);
+}
+
+std::string validate_family(const KernelFamily& f, const PluginInfo& info) {
+  if (f.abi_version < 3 || f.abi_version > KB_ABI_VERSION) {
+    return "family built for ABI version " + std::to_string(f.abi_version) +
+           ", this kbench serves family libraries of ABI version 3 to " +
+           std::to_string(KB_ABI_VERSION) + "; rebuild it";
+  }
+  if (f.struct_size < sizeof(KernelFamily)) {
+    return "KernelFamily is " + std::to_string(f.struct_size) + " bytes, ABI version " +
+           std::to_string(f.abi_version) + " needs " + std::to_string(sizeof(KernelFamily));
+  }
+  if (!info.family_info) return "KernelFamily.info is null: a family must describe itself";
+  const std::string& name = info.family_info->name;
+  if (name.empty() || name.size() >= kPluginStringCapacity ||
+      name.find_first_of(" \t\n\r,/") != std::string::npos) {
+    return "family name '" + name + "' is not one word without '/' or commas";
+  }
+  const std::pair<const char*, bool> hooks[] = {
+      {"work", f.work != nullptr},     {"create", f.create != nullptr},
+      {"draw", f.draw != nullptr},     {"poison", f.poison != nullptr},
+      {"check", f.check != nullptr},   {"destroy", f.destroy != nullptr}};
+  for (const auto& [hook, present] : hooks) {
+    if (!present) return std::string("family hook '") + hook + "' is null";
+  }
+  if (f.version == nullptr || f.ops == nullptr) {
+    return "family version and ops must not be null (use \"\")";
+  }
+  constexpr std::uint32_t kKnownDTypes = KB_DTYPE_NONE | KB_DTYPE_F32 | KB_DTYPE_F64 | KB_DTYPE_I32 |
+                                         KB_DTYPE_F16 | KB_DTYPE_BF16 | KB_DTYPE_I8;
+  if (f.dtypes == 0 || (f.dtypes & ~kKnownDTypes) != 0) return "invalid family data type mask";
   return check_family_and_params(info);
 }
 
@@ -106,6 +151,24 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
   return dirs;
 }
 
+namespace {
+
+std::shared_ptr<const LoadedPlugin> load_family(std::shared_ptr<LoadedPlugin> loaded,
+                                                const LoadStep& step) {
+  const auto entry = loaded->library.get<const KernelFamily*()>(KB_FAMILY_ENTRY_SYMBOL);
+  if (step) step(KB_FAMILY_ENTRY_SYMBOL "()");
+  loaded->family = entry();
+  if (loaded->family == nullptr) throw LoadError(KB_FAMILY_ENTRY_SYMBOL "() returned NULL");
+  if (step) step("reading its KernelFamily");
+  loaded->info = describe_family(*loaded->family, loaded->library.location().string());
+  if (const std::string problem = validate_family(*loaded->family, loaded->info); !problem.empty()) {
+    throw LoadError(problem);
+  }
+  return loaded;
+}
+
+}  // namespace
+
 std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const LoadStep& step) {
   const auto entering = [&](const char* name) {
     if (step) step(name);
@@ -122,7 +185,8 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const L
                     ")");
   }
   if (!loaded->library.has(KB_ENTRY_SYMBOL)) {
-    throw LoadError("no '" KB_ENTRY_SYMBOL "' symbol exported");
+    if (loaded->library.has(KB_FAMILY_ENTRY_SYMBOL)) return load_family(std::move(loaded), step);
+    throw LoadError("no '" KB_ENTRY_SYMBOL "' (or '" KB_FAMILY_ENTRY_SYMBOL "') symbol exported");
   }
   const auto entry = loaded->library.get<const KernelPlugin*()>(KB_ENTRY_SYMBOL);
   entering(KB_ENTRY_SYMBOL "()");

@@ -18,10 +18,12 @@
 
 namespace kb {
 
+// A strategy (api set) or a family's referee (family set), and its library.
 struct LoadedPlugin {
   boost::dll::shared_library library;
   const KernelPlugin* api = nullptr;
-  PluginInfo info;  // bounded copies of api's strings
+  const KernelFamily* family = nullptr;
+  PluginInfo info;  // bounded copies of the descriptor's strings
 };
 
 class LoadError : public std::runtime_error {
@@ -33,8 +35,9 @@ class LoadError : public std::runtime_error {
 // that a probe that dies in it can say where.
 using LoadStep = std::function<void(const char* step)>;
 
-// Loads one file and validates its descriptor (ABI version, struct size, name, hooks); throws
-// LoadError with the reason.
+// Loads one file and validates its descriptor (ABI version, struct size, name, hooks): a strategy
+// when it exports kbench_plugin, else a family when it exports kbench_family. Throws LoadError
+// with the reason.
 std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const LoadStep& step = {});
 
 // The folders searched, in order: the build's or installation's plugin folder next to the

@@ -20,6 +20,37 @@ bool is_identifier(const std::string& s) {
 
 }  // namespace
 
+FamilyInfo describe_family_fields(const kb_family& f) {
+  FamilyInfo family;
+  family.name = text(f.name);
+  family.rank = f.rank;
+  family.shape_names = text(f.shape_names);
+  family.default_sizes = text(f.default_sizes);
+  family.default_blocks = text(f.default_blocks);
+  family.default_dtypes = text(f.default_dtypes);
+  family.check_sizes = text(f.check_sizes);
+  family.check_blocks = text(f.check_blocks);
+  family.headline = text(f.headline);
+  family.reference = text(f.reference);
+  return family;
+}
+
+PluginInfo describe_family(const KernelFamily& family, const std::string& file) {
+  PluginInfo info;
+  info.kind = PartKind::family;
+  info.file = file;
+  info.abi_version = family.abi_version;
+  if (family.abi_version < 3 || family.struct_size < sizeof(KernelFamily)) return info;
+  if (family.info != nullptr) info.family_info = describe_family_fields(*family.info);
+  info.name = info.family = info.family_info ? info.family_info->name : "";
+  info.version = text(family.version);
+  info.description = "the referee of the " + info.family + " family";
+  info.ops = text(family.ops);
+  info.dtypes = family.dtypes;
+  info.has_accepts = family.accepts != nullptr;
+  return info;
+}
+
 PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) {
   PluginInfo info;
   info.file = file;
@@ -34,20 +65,10 @@ PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) 
   info.dtypes = plugin.dtypes;
   info.flags = plugin.flags;
   info.has_accepts = plugin.accepts != nullptr;
-  if (plugin.abi_version < 2 || plugin.struct_size < sizeof(KernelPlugin)) return info;
-  if (const kb_family* f = plugin.family_info) {
-    FamilyInfo family;
-    family.name = text(f->name);
-    family.rank = f->rank;
-    family.shape_names = text(f->shape_names);
-    family.default_sizes = text(f->default_sizes);
-    family.default_blocks = text(f->default_blocks);
-    family.default_dtypes = text(f->default_dtypes);
-    family.check_sizes = text(f->check_sizes);
-    family.check_blocks = text(f->check_blocks);
-    family.headline = text(f->headline);
-    family.reference = text(f->reference);
-    info.family_info = family;
+  if (plugin.abi_version < 2 || plugin.struct_size < KB_PLUGIN_SIZE_V2) return info;
+  // A version 3 strategy's family is described by the family's own library.
+  if (plugin.family_info != nullptr && plugin.abi_version < 3) {
+    info.family_info = describe_family_fields(*plugin.family_info);
   }
   for (std::uint32_t i = 0; plugin.params != nullptr && i < plugin.param_count && i < 64; ++i) {
     ParamInfo param{text(plugin.params[i].name), text(plugin.params[i].description), {}, {}};

@@ -6,6 +6,7 @@
 #include <kbench/plugin.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -40,7 +41,11 @@ struct ParamInfo {
   std::vector<std::string> choices;  // what --param may ask for; empty: any value
 };
 
+// A strategy (kbench_plugin) or a family's referee (kbench_family, ABI version 3).
+enum class PartKind { strategy, family };
+
 struct PluginInfo {
+  PartKind kind = PartKind::strategy;
   std::string file;  // the shared library it came from
   std::uint32_t abi_version = KB_ABI_VERSION;
   std::string name, family, version, description, ops, cuda_archs;
@@ -50,7 +55,19 @@ struct PluginInfo {
   bool has_accepts = false;  // false: every case of its dtypes and ops is accepted unasked
   std::optional<FamilyInfo> family_info;  // the family it describes, if it describes one
   std::vector<ParamInfo> params;
+  // The family library that referees this strategy's cases (set by discovery; null when the
+  // family has none). A version 3 strategy has one; a version 1 or 2 plugin's work is counted by
+  // it.
+  std::shared_ptr<const PluginInfo> referee;
+
+  // A version 3 strategy: the family, not the plugin, owns and checks its cases.
+  bool refereed_by_family() const { return kind == PartKind::strategy && abi_version >= 3; }
 };
+
+FamilyInfo describe_family_fields(const kb_family& family);
+// A family library's descriptor as a part: name and family are the family's name, device is
+// unused, version is the referee's. Only the fields of a version 3 (or later) struct are read.
+PluginInfo describe_family(const KernelFamily& family, const std::string& file);
 
 // A copy of `plugin`'s descriptor, each string read no further than kPluginStringCapacity; the
 // fields of ABI version 2 only from a version 2 plugin.

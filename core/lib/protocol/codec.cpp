@@ -30,7 +30,8 @@ std::array<std::uint32_t, 3> dims(FieldReader& in, const char* key) {
 constexpr std::pair<const char*, std::optional<double> CaseOutcome::*> kOptionalNumbers[] = {
     {"batch_us", &CaseOutcome::batch_us},         {"enqueue_us", &CaseOutcome::enqueue_us},
     {"host_us", &CaseOutcome::host_us},           {"host_idle_us", &CaseOutcome::host_idle_us},
-    {"power_w", &CaseOutcome::power_w},           {"energy_j", &CaseOutcome::energy_j}};
+    {"power_w", &CaseOutcome::power_w},           {"energy_j", &CaseOutcome::energy_j},
+    {"poisoned_us", &CaseOutcome::poisoned_us},   {"single_us", &CaseOutcome::single_us}};
 
 std::string joined(const std::vector<std::string>& items) {
   std::string text;
@@ -179,7 +180,8 @@ CaseOutcome decode_outcome(const Record& record) {
 }
 
 Record encode_plugin(const PluginInfo& info) {
-  Record r{{"file", info.file},
+  Record r{{"kind", info.kind == PartKind::family ? "family" : "strategy"},
+           {"file", info.file},
            {"abi", std::to_string(info.abi_version)},
            {"name", info.name},
            {"family", info.family},
@@ -209,6 +211,9 @@ Record encode_plugin(const PluginInfo& info) {
 PluginInfo decode_plugin(const Record& record) {
   FieldReader in(record, "plugin");
   PluginInfo info;
+  const std::string& kind = in.text("kind");
+  if (kind != "family" && kind != "strategy") in.refuse("with an unknown kind '" + kind + "'");
+  info.kind = kind == "family" ? PartKind::family : PartKind::strategy;
   info.file = in.text("file");
   info.abi_version = static_cast<std::uint32_t>(in.unsigned_integer("abi"));
   info.name = in.text("name");

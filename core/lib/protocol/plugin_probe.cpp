@@ -99,10 +99,30 @@ Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
       continue;
     }
     file_of_name[plugin->name] = file;
-    found.plugins.push_back(std::move(plugin));
+    (plugin->kind == PartKind::family ? found.families : found.plugins).push_back(std::move(plugin));
   }
   std::sort(found.plugins.begin(), found.plugins.end(),
             [](const auto& a, const auto& b) { return a->name < b->name; });
+  // Each strategy learns its referee; a version 3 strategy without one cannot run.
+  std::vector<std::shared_ptr<const PluginInfo>> strategies;
+  for (auto& plugin : found.plugins) {
+    const auto family = std::find_if(found.families.begin(), found.families.end(),
+                                     [&](const auto& f) { return f->name == plugin->family; });
+    if (family == found.families.end()) {
+      if (plugin->refereed_by_family()) {
+        found.failures.push_back({plugin->file, "no referee: the library of the '" +
+                                                    plugin->family + "' family (exporting " +
+                                                    KB_FAMILY_ENTRY_SYMBOL + ") was not found"});
+        continue;
+      }
+    } else {
+      auto refereed = std::make_shared<PluginInfo>(*plugin);
+      refereed->referee = *family;
+      plugin = refereed;
+    }
+    strategies.push_back(plugin);
+  }
+  found.plugins = std::move(strategies);
   return found;
 }
 

@@ -21,7 +21,8 @@
 namespace kb {
 
 struct Discovery {
-  std::vector<std::shared_ptr<const PluginInfo>> plugins;  // sorted by name
+  std::vector<std::shared_ptr<const PluginInfo>> plugins;  // strategies, sorted by name
+  std::vector<std::shared_ptr<const PluginInfo>> families;  // family libraries, in search order
   std::vector<LoadFailure> failures;  // files refused by the loader, or whose loading crashed or hung
 };
 

@@ -26,6 +26,18 @@ std::string dims(const std::array<std::uint32_t, 3>& values) {
 
 Math simt_math(kb_dtype dtype) { return dtype == KB_DTYPE_F64 ? Math::fp64 : Math::fp32; }
 
+// The unit with the highest peak a case of `dtype` could run on: float64 on the FP64 tensor cores
+// at best; anything else on the fastest unit of all (a float32 input rounded to 16 bits runs on
+// the FP16 tensor cores).
+Math fastest_math(const PeakRates& peaks, kb_dtype dtype) {
+  if (dtype == KB_DTYPE_F64) return peaks.fp64_tensor > peaks.fp64 ? Math::fp64_tensor : Math::fp64;
+  Math best = Math::fp32;
+  for (const Math m : {Math::tf32, Math::bf16, Math::fp16}) {
+    if (peaks.of(m) > peaks.of(best)) best = m;
+  }
+  return best;
+}
+
 // The math a plugin says its flops run on; unknown when it says nothing.
 Math declared_math(std::uint32_t flags, kb_dtype dtype) {
   if (flags & KB_FLAG_MATH_TF32) return Math::tf32;
@@ -50,7 +62,8 @@ std::string utc_timestamp() {
 }
 
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
-                    double copy_gbps, const CaseOutcome& outcome) {
+                    const MeasuredBandwidth& measured, const CaseOutcome& outcome) {
+  const double copy_gbps = measured.copy_gbps;
   ResultRow row;
   const PluginInfo& api = *c.plugin;
   row.set("timestamp_utc", utc_timestamp());
@@ -67,6 +80,8 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
     row.set("mem_clock_mhz", fixed_text(device->mem_clock_khz / 1e3, 0));
     row.set("theoretical_gbps", fixed_text(device->theoretical_gbps, 1));
     row.set("copy_gbps", copy_gbps > 0 ? fixed_text(copy_gbps, 1) : "");
+    row.set("read_gbps", measured.read_gbps > 0 ? fixed_text(measured.read_gbps, 1) : "");
+    row.set("l2_gbps", measured.l2_gbps > 0 ? fixed_text(measured.l2_gbps, 1) : "");
     row.set("driver_version", device->driver_version);
     row.set("runtime_version", device->runtime_version);
   }
@@ -74,6 +89,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("family", api.family);
   row.set("plugin", api.name);
   row.set("plugin_version", api.version);
+  row.set("referee", api.refereed_by_family() ? "family" : "plugin");
   row.set("dtype", dtype_name(c.request.dtype));
   row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
@@ -153,6 +169,8 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   timings.host_us = outcome.host_us.value_or(NAN);
   timings.host_idle_us = outcome.host_idle_us.value_or(NAN);
   timings.kernels = outcome.launch ? static_cast<int>(outcome.launch->kernels) : 0;
+  timings.poisoned_us = outcome.poisoned_us.value_or(NAN);
+  timings.single_us = outcome.single_us.value_or(NAN);
   if (outcome.captured_operations && *outcome.captured_operations >= 0) {
     timings.captured_operations = outcome.captured_operations;
   }
@@ -160,13 +178,18 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   limits.bytes = std::max(bytes, 0.0);
   limits.flops = std::max(flops, 0.0);
   limits.cold = run.cache == "cold";
-  limits.dram_gbps = device->theoretical_gbps;
+  // What the device measurably moves, where it was measured; else its theory.
+  const double dram = std::max(measured.copy_gbps, measured.read_gbps);
+  limits.dram_gbps = dram > 0 ? dram : device->theoretical_gbps;
+  limits.dram_measured = dram > 0;
   limits.l2_bytes = static_cast<double>(device->l2_bytes);
-  limits.load_store_gbps = device->peaks.load_store_gbps;
-  if (declared != Math::unknown) {
-    limits.math_peak_gflops = math_peak;
-    limits.math = math_name(declared);
-  }
+  limits.l2_gbps = measured.l2_gbps > 0 ? measured.l2_gbps : device->peaks.load_store_gbps;
+  limits.l2_measured = measured.l2_gbps > 0;
+  // Declared math: its peak. None declared: the highest peak the data type could reach on any
+  // unit of the device, so an undeclared tensor core is no excuse and no loophole.
+  const Math held = declared != Math::unknown ? declared : fastest_math(device->peaks, c.request.dtype);
+  limits.math_peak_gflops = device->peaks.of(held);
+  limits.math = math_name(held);
   const PlausibilityVerdict verdict = check_plausibility(timings, limits);
   std::string message = row.get("message");
   if (!verdict.implausible.empty()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "case/case_outcome.hpp"
+#include "device/bandwidth.hpp"
 #include "device/device_info.hpp"
 #include "plan/plan.hpp"
 #include "store/result_schema.hpp"
@@ -17,10 +18,11 @@ struct RunContext {
   std::string cache = "hot";
 };
 
-// `device` is null for host plugins; `copy_gbps` is the device's measured copy bandwidth (0 when
-// not measured).
+// `device` is null for host plugins; `measured` holds what the device measurably moves (zeros
+// when not measured). The row's status is decided here: an `ok` the plausibility checks refuse
+// becomes `implausible`.
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
-                    double copy_gbps, const CaseOutcome& outcome);
+                    const MeasuredBandwidth& measured, const CaseOutcome& outcome);
 
 std::string utc_timestamp();  // 2026-11-21T23:59:01Z
 

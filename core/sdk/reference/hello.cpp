@@ -16,27 +16,6 @@ namespace {
 // FIFO that was too small shows up as missing.
 constexpr std::size_t kFifoBytesPerLine = 512;
 
-// The FIFO can only be resized before the process launches its first kernel that uses printf
-// (cudaDeviceSetLimit returns cudaErrorInvalidValue after that), so the first case reserves room
-// for the largest launch acceptance allows, and later cases find it already big enough. Should the
-// device refuse that much, this case's own size is the fallback.
-void reserve_printf_fifo(std::int64_t lines) {
-  const std::size_t needed = static_cast<std::size_t>(lines) * kFifoBytesPerLine;
-  const std::size_t largest = static_cast<std::size_t>(kMaxThreads) * kFifoBytesPerLine;
-  std::size_t size = 0;
-  KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
-  for (const std::size_t wanted : {largest, needed}) {
-    if (size >= wanted || cudaDeviceSetLimit(cudaLimitPrintfFifoSize, wanted) == cudaSuccess) break;
-    cudaGetLastError();  // not sticky; the size check below decides
-  }
-  KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
-  if (size < needed) {
-    throw Error(KB_UNSUPPORTED,
-                "the device printf FIFO holds " + std::to_string(size) + " bytes and could not " +
-                    "be enlarged (a printf kernel already ran in this process, or the device " +
-                    "refused); this case needs " + std::to_string(needed));
-  }
-}
 
 bool take(std::string_view& s, std::string_view literal) {
   if (s.substr(0, literal.size()) != literal) return false;
@@ -78,13 +57,6 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
   return text;
 }
 
-kb_verification passed_with(std::uint64_t checked, const std::string& metrics) {
-  kb_verification result{};
-  result.passed = 1;
-  result.checked = checked;
-  std::snprintf(result.metrics, sizeof result.metrics, "%s", metrics.c_str());
-  return result;
-}
 
 // The most intervals alive at one instant, within each key (an SM) or over all of them.
 struct Edge {
@@ -120,6 +92,38 @@ std::uint64_t inversions(const std::vector<std::uint32_t>& values, std::size_t b
 }
 
 }  // namespace
+
+kb_verification passed_with(std::uint64_t checked, const std::string& metrics) {
+  kb_verification result{};
+  result.passed = 1;
+  result.checked = checked;
+  std::snprintf(result.metrics, sizeof result.metrics, "%s", metrics.c_str());
+  return result;
+}
+
+
+// The FIFO can only be resized before the process launches its first kernel that uses printf
+// (cudaDeviceSetLimit returns cudaErrorInvalidValue after that), so the first case reserves room
+// for the largest launch acceptance allows, and later cases find it already big enough. Should the
+// device refuse that much, this case's own size is the fallback.
+void reserve_printf_fifo(std::int64_t lines) {
+  const std::size_t needed = static_cast<std::size_t>(lines) * kFifoBytesPerLine;
+  const std::size_t largest = static_cast<std::size_t>(kMaxThreads) * kFifoBytesPerLine;
+  std::size_t size = 0;
+  KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
+  for (const std::size_t wanted : {largest, needed}) {
+    if (size >= wanted || cudaDeviceSetLimit(cudaLimitPrintfFifoSize, wanted) == cudaSuccess) break;
+    cudaGetLastError();  // not sticky; the size check below decides
+  }
+  KB_CUDA_CHECK(cudaDeviceGetLimit(&size, cudaLimitPrintfFifoSize));
+  if (size < needed) {
+    throw Error(KB_UNSUPPORTED,
+                "the device printf FIFO holds " + std::to_string(size) + " bytes and could not " +
+                    "be enlarged (a printf kernel already ran in this process, or the device " +
+                    "refused); this case needs " + std::to_string(needed));
+  }
+}
+
 
 Geometry geometry_of(const kb_case& c) {
   return Geometry{c.shape[0], static_cast<std::uint32_t>(c.block[0]),
@@ -273,37 +277,6 @@ void StdoutCapture::restore() noexcept {
   saved_ = -1;
 }
 
-PrintfOutput::PrintfOutput(const kb_case& c, kb_work& work)
-    : geometry(geometry_of(c)), verbose_(c.verbose != 0) {
-  reserve_printf_fifo(geometry.threads());
-  work.bytes = 0.0;
-  work.flops = 0.0;
-}
-
-void PrintfOutput::poison(cudaStream_t) {
-  // Synchronising flushes the timed launches' lines to the worker's discarded standard output,
-  // so the capture holds the next launch's lines only.
-  KB_CUDA_CHECK(cudaDeviceSynchronize());
-  capture_.begin();
-}
-
-kb_verification PrintfOutput::verify() {
-  KB_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::string text = capture_.end();
-  const Transcript t = read_transcript(text, geometry);
-  if (verbose_) {
-    std::fwrite(text.data(), 1, text.size(), stderr);
-    std::fprintf(stderr, "hello/printf n=%lld block %ux%u: %s\n",
-                 static_cast<long long>(geometry.blocks), geometry.x, geometry.y,
-                 t.passed() ? metrics_of(t).c_str() : problems_of(t).c_str());
-  }
-  if (!t.passed()) {
-    throw VerifyFailure(passed_with(static_cast<std::uint64_t>(geometry.threads()), metrics_of(t)),
-                        problems_of(t));
-  }
-  return passed_with(static_cast<std::uint64_t>(geometry.threads()), metrics_of(t));
-}
-
 // ---- hello/record ---------------------------------------------------------------------------
 
 RecordCheck check_records(const HostVector<Record>& records, const Geometry& g) {
@@ -414,31 +387,6 @@ std::string summary_of(const OrderMetrics& m, const Geometry& g) {
       static_cast<unsigned long long>(m.block_inversions), pairs,
       static_cast<double>(m.span_ns) / 1e3, static_cast<double>(kLifeNs) / 1e3);
   return text;
-}
-
-RecordOutput::RecordOutput(const kb_case& c, kb_work& work)
-    : geometry(geometry_of(c)),
-      verbose_(c.verbose != 0),
-      records_(KB_DEVICE_CUDA, static_cast<std::size_t>(geometry.threads())),
-      counter_(KB_DEVICE_CUDA, 1) {
-  counter_.upload({0u});
-  work.bytes = static_cast<double>(records_.bytes());
-  work.flops = 0.0;
-}
-
-kb_verification RecordOutput::verify() {
-  const HostVector<Record> records = records_.download();
-  const RecordCheck check = check_records(records, geometry);
-  if (!check.passed()) {
-    throw VerifyFailure(passed_with(records.size(), ""),
-                "hello/record: " + std::to_string(check.wrong_slots) + " of " +
-                    std::to_string(records.size()) + " records missing or misplaced, " +
-                    std::to_string(check.bad_tickets) + " tickets out of range or repeated; " +
-                    check.first_problem);
-  }
-  const OrderMetrics m = order_metrics(records, geometry);
-  if (verbose_) std::fprintf(stderr, "%s\n", summary_of(m, geometry).c_str());
-  return passed_with(records.size(), metrics_of(m));
 }
 
 }  // namespace kb::hello

@@ -15,8 +15,18 @@ const char* name_of(Precision p) {
     case Precision::fp32: return "fp32";
     case Precision::tf32: return "tf32";
     case Precision::bf16: return "bf16";
+    case Precision::fp16: return "fp16";
   }
   return "?";
+}
+
+Precision precision_for(kb_dtype dtype, std::uint32_t flags) {
+  if (dtype == KB_DTYPE_F64) return Precision::fp64;
+  if (dtype != KB_DTYPE_F32) return Precision::fp32;  // 16-bit inputs: exact products
+  if (flags & KB_FLAG_MATH_TF32) return Precision::tf32;
+  if (flags & KB_FLAG_MATH_BF16) return Precision::bf16;
+  if (flags & KB_FLAG_MATH_FP16) return Precision::fp16;
+  return Precision::fp32;
 }
 
 namespace {
@@ -28,6 +38,8 @@ double input_unit(Precision p) {
   switch (p) {
     case Precision::tf32: return 0x1.0p-10;  // 10 stored mantissa bits
     case Precision::bf16: return 0x1.0p-7;   // 7 stored mantissa bits
+    case Precision::fp16: return 0x1.0p-10;  // 10 stored mantissa bits (float16's range holds
+                                             // the inputs in [-1, 1) without overflow)
     default: return 0.0;
   }
 }

@@ -4,6 +4,7 @@
 //   2. one block scans the tile sums into tile offsets;
 //   3. each block scans its tile again, from its offset: threads scan their items in registers,
 //      the block scans the thread totals in shared memory.
+// The tile sums are the strategy's own scratch, allocated once when the case is prepared.
 #include "scan.hpp"
 
 #include <cstdio>
@@ -80,13 +81,13 @@ __global__ void scan_tiles(const T* in, T* out, std::int64_t n, const T* offsets
 
 template <typename T>
 struct Blocked {
-  Blocked(const scan::Problem<T>& p, const kb::Params& params)
+  Blocked(const scan::Operands<T>& p, const kb::Params& params)
       : items(static_cast<int>(params.get_int("items", 4))),
         tiles((p.n + std::int64_t{p.block} * items - 1) / (std::int64_t{p.block} * items)),
         sums(KB_DEVICE_CUDA, static_cast<std::size_t>(tiles)) {}
 
   template <int kItems>
-  void run(const scan::Problem<T>& p, kb::Launcher& launch) {
+  void run(const scan::Operands<T>& p, kb::Launcher& launch) {
     const std::size_t shared = sizeof(T) * p.block;
     launch(tile_sums<T, kItems>, dim3(tiles), dim3(p.block), shared, p.in(), p.n, sums.data());
     launch(scan_sums<T>, 1, dim3(1024), sizeof(T) * 1024, sums.data(), tiles);
@@ -94,7 +95,7 @@ struct Blocked {
            sums.data());
   }
 
-  void launch(const scan::Problem<T>& p, kb::Launcher& launch) {
+  void launch(const scan::Operands<T>& p, kb::Launcher& launch) {
     switch (items) {
       case 1: return run<1>(p, launch);
       case 2: return run<2>(p, launch);
@@ -125,6 +126,6 @@ int accepts(const kb_case* c, kb_message* why) {
 
 }  // namespace
 
-KBENCH_PLUGIN(scan::Problem, Blocked, kb::DTypes<std::int32_t>,
-              {"scan/blocked", "1", "three passes: tile sums, their scan, tiles scanned from it",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", accepts, kb::ParamList(kParams)})
+KBENCH_STRATEGY(scan::Operands, Blocked, kb::DTypes<std::int32_t>,
+                {"scan/blocked", "1", "three passes: tile sums, their scan, tiles scanned from it",
+                 KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", accepts, kb::ParamList(kParams)})

@@ -1,6 +1,8 @@
 // scan/naive: one GPU thread walks the array in order. Correct, and the slowest a scan can be.
 #include "scan.hpp"
 
+#include <cstdio>
+
 namespace {
 
 template <typename T>
@@ -11,7 +13,7 @@ __global__ void scan_one_thread(const T* in, T* out, std::int64_t n) {
 
 template <typename T>
 struct Naive {
-  static void launch(const scan::Problem<T>& p, kb::Launcher& launch) {
+  static void launch(const scan::Operands<T>& p, kb::Launcher& launch) {
     launch(scan_one_thread<T>, 1, 1, 0, p.in(), p.out(), p.n);
   }
 };
@@ -26,6 +28,6 @@ int accepts(const kb_case* c, kb_message* why) {
 
 }  // namespace
 
-KBENCH_PLUGIN(scan::Problem, Naive, kb::DTypes<std::int32_t>,
-              {"scan/naive", "1", "one thread, in order", KB_DEVICE_CUDA,
-               KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, "", accepts})
+KBENCH_STRATEGY(scan::Operands, Naive, kb::DTypes<std::int32_t>,
+                {"scan/naive", "1", "one thread, in order", KB_DEVICE_CUDA,
+                 KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, "", accepts})

@@ -1,11 +1,11 @@
 // The hello family (seed 000): n blocks of x * y threads, each thread says hello once. Shape {n};
-// block {x, y}; no data (T is always kb::NoData). Its two plugins produce different kinds of
-// output, so the family has one problem type per kind:
-//   PrintfProblem  captures the process's standard output around the verified launch and checks
-//                  that every thread printed exactly one well-formed line and the host one line;
-//   RecordProblem  holds one Record per thread in device memory, checks that every thread wrote
-//                  exactly one, and measures the order and residency seed 000 asks about.
-// The host code behind both (parser, capture, checks, metrics) is in core/src/reference/hello.cpp;
+// block {x, y}; no data (T is always kb::NoData). A strategy says hello in one of two ways, and
+// the family's referee (plugins/hello/family.cu) takes either:
+//   printing   it captures the process's standard output around a checked launch: every thread
+//              printed exactly one well-formed line and the host one line;
+//   recording  outputs[0] holds one Record per thread: every thread wrote exactly one, and the
+//              records measure the order and residency seed 000 asks about.
+// The host code behind both (parser, capture, checks, metrics) is in core/sdk/reference/hello.cpp;
 // docs/families/hello.md explains the metrics.
 #pragma once
 
@@ -20,7 +20,7 @@
 namespace kb::hello {
 
 // The family as the runner sees it (kb_family): a case is n blocks of a block shape, no data.
-inline const kb_family* family_descriptor(const void*) {
+inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
       "hello", 1, "blocks", "5,32,1024", "2x2,8x8,32x32", "none", "2", "2x2",
       // A launch of a few hundred bytes: its time is its measure, not a bandwidth.
@@ -97,28 +97,8 @@ class StdoutCapture {
   int saved_ = -1;
 };
 
-// The runner drives hello/printf so that only the verified launch is captured: the timed launches
-// print to the worker's standard output (discarded), poison() drains their output and starts the
-// capture, the next launch prints into it, and verify() ends it once the runner has synchronised.
-class PrintfOutput {
- public:
-  PrintfOutput(const kb_case& c, kb_work& work);
-
-  const Geometry geometry;
-
-  void poison(cudaStream_t stream);
-  kb_verification verify();
-
- private:
-  bool verbose_;
-  StdoutCapture capture_;
-};
-
-template <typename T>
-class PrintfProblem : public PrintfOutput {
- public:
-  PrintfProblem(const kb_case& c, kb_device_kind, kb_work& work) : PrintfOutput(c, work) {}
-};
+// Room in the device printf FIFO for `lines` lines; KB_UNSUPPORTED where the device cannot give it.
+void reserve_printf_fifo(std::int64_t lines);
 
 // ---- hello/record ---------------------------------------------------------------------------
 
@@ -170,28 +150,22 @@ OrderMetrics order_metrics(const HostVector<Record>& records, const Geometry& g)
 std::string metrics_of(const OrderMetrics& m);              // "sms=..;max_resident=..;..."
 std::string summary_of(const OrderMetrics& m, const Geometry& g);  // for --show
 
-class RecordOutput {
+// A check that passed `checked` threads, with the family's metrics.
+kb_verification passed_with(std::uint64_t checked, const std::string& metrics);
+
+// What a strategy computes on: the case's geometry, and outputs[0], one Record slot per thread
+// (a strategy that prints leaves it alone; the family captures what it prints instead).
+template <typename T>
+class Operands {
  public:
-  RecordOutput(const kb_case& c, kb_work& work);
+  Operands(const kb_case& c, const kb_buffers& b)
+      : geometry(geometry_of(c)), records_(static_cast<Record*>(b.outputs[0].data)) {}
 
   const Geometry geometry;
-
-  Record* records() const noexcept { return const_cast<Record*>(records_.data()); }
-  std::uint32_t* counter() const noexcept { return const_cast<std::uint32_t*>(counter_.data()); }
-
-  void poison(cudaStream_t stream) { records_.poison(stream); }
-  kb_verification verify();
+  Record* records() const noexcept { return records_; }
 
  private:
-  bool verbose_;
-  Array<Record> records_;
-  Array<std::uint32_t> counter_;
-};
-
-template <typename T>
-class RecordProblem : public RecordOutput {
- public:
-  RecordProblem(const kb_case& c, kb_device_kind, kb_work& work) : RecordOutput(c, work) {}
+  Record* records_;
 };
 
 }  // namespace kb::hello

@@ -21,7 +21,7 @@
 namespace kb::matmul {
 
 // The family as the runner sees it (kb_family): held against cuBLAS at the data type's precision.
-inline const kb_family* family_descriptor(const void*) {
+inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
       "matmul", 3, "M,N,K", "1024,4096", "16x16", "float32",
       "33x65x17", "16x16,256,32x32", "gflops", "matmul/cublas"};
@@ -30,7 +30,7 @@ inline const kb_family* family_descriptor(const void*) {
 
 // The precision the product is computed in. tf32 and bf16 mean: inputs rounded to that format,
 // products accumulated in float32 (the tensor-core contract).
-enum class Precision { fp64, fp32, tf32, bf16 };
+enum class Precision { fp64, fp32, tf32, bf16, fp16 };
 
 const char* name_of(Precision p);
 
@@ -80,65 +80,41 @@ kb_verification verify_product(const T* a, const T* b, const Product<T>* c, std:
                                std::int64_t N, std::int64_t K, Precision computed_in,
                                std::uint64_t seed);
 
+// What a strategy computes on: inputs[0] is A (M x K), inputs[1] is B (K x N), both of T;
+// outputs[0] is C (M x N) of Product<T>. All row-major and densely packed.
 template <typename T>
-class Problem {
+class Operands {
  public:
-  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+  Operands(const kb_case& c, const kb_buffers& b)
       : M(c.shape[0]),
         N(c.shape[1]),
         K(c.shape[2]),
         block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
               static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
-        seed_(c.seed),
-        host_a_(input(M, K, c.seed, /*stream=*/1)),
-        host_b_(input(K, N, c.seed, /*stream=*/2)),
-        a_(where, host_a_->size()),
-        b_(where, host_b_->size()),
-        c_(where, static_cast<std::size_t>(M * N)) {
-    a_.upload(*host_a_);
-    b_.upload(*host_b_);
-    work.flops = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
-    work.bytes = static_cast<double>(a_.bytes() + b_.bytes() + c_.bytes());
-  }
+        a_(static_cast<const T*>(b.inputs[0].data)),
+        b_(static_cast<const T*>(b.inputs[1].data)),
+        c_(static_cast<Product<T>*>(b.outputs[0].data)) {}
 
   const std::int64_t M, N, K;
   const dim3 block;  // from the case; {0,0,1} for plugins that choose their own
 
-  const T* a() const noexcept { return a_.data(); }
-  const T* b() const noexcept { return b_.data(); }
-  Product<T>* c() const noexcept { return const_cast<Product<T>*>(c_.data()); }
-
-  void poison(cudaStream_t stream) { c_.poison(stream); }
-
-  kb_verification verify() const { return verify(precision_of<T>()); }
-  kb_verification verify(Precision computed_in) const {
-    const HostVector<Product<T>> got = c_.download();
-    return verify_product(host_a_->data(), host_b_->data(), got.data(), M, N, K, computed_in,
-                          seed_);
-  }
-
-  // The inputs on the host, for strategies that convert them once in their constructor.
-  const HostVector<T>& host_a() const noexcept { return *host_a_; }
-  const HostVector<T>& host_b() const noexcept { return *host_b_; }
+  const T* a() const noexcept { return a_; }
+  const T* b() const noexcept { return b_; }
+  Product<T>* c() const noexcept { return c_; }
 
  private:
-  // A rows x cols input, uniform in [-1, 1). Consecutive cases that differ in the block alone
-  // share both; the reference is computed per checked entry by verify_product, from these.
-  static std::shared_ptr<const HostVector<T>> input(std::int64_t rows, std::int64_t cols,
-                                                    std::uint64_t seed, std::uint64_t stream) {
-    return memoized<HostVector<T>>(
-        memo_key("matmul/input", dtype_of<T>(), rows, cols, seed, stream), [&] {
-          return random_vector<T>(static_cast<std::size_t>(rows * cols), seed, stream);
-        });
-  }
-
-  std::uint64_t seed_;
-  std::shared_ptr<const HostVector<T>> host_a_;
-  std::shared_ptr<const HostVector<T>> host_b_;
-  Array<T> a_;
-  Array<T> b_;
-  Array<Product<T>> c_;
+  const T* a_;
+  const T* b_;
+  Product<T>* c_;
 };
+
+// Inputs: uniform in [-1, 1), A from stream 1, B from stream 2 of the draw's seed.
+constexpr std::uint64_t kStreamA = 1, kStreamB = 2;
+
+// The precision a strategy's product is held to, from the data type and the math it declares
+// (KB_FLAG_MATH_*): float32 inputs on TF32, BF16 or FP16 tensor cores are rounded to that format;
+// 16-bit inputs are exact, their products accumulated in float32.
+Precision precision_for(kb_dtype dtype, std::uint32_t strategy_flags);
 
 // Acceptance rules the strategies share.
 int accepts_2d_block(const kb_case* c, kb_message* why);       // block.x * block.y threads, any shape

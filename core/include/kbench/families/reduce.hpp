@@ -19,7 +19,7 @@
 namespace kb::reduce {
 
 // The family as the runner sees it (kb_family): held against CUB.
-inline const kb_family* family_descriptor(const void*) {
+inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
       "reduce", 1, "n", "2^20,2^28", "256", "float32,int32",
       "1000", "256,32x8", "gbps", "reduce/cub"};
@@ -98,67 +98,39 @@ double tolerance(double depth) {
 // |got - value| / scale against the tolerance (0: got must equal value). NaN and infinities fail.
 kb_verification check(long double got, const Reference& expected, double tolerance, double depth);
 
+// What a strategy computes on: inputs[0] is `in` (n elements of T), outputs[0] is `out` (one
+// Result<T>).
 template <typename T>
-class Problem {
+class Operands {
  public:
   using Out = Result<T>;
 
-  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+  Operands(const kb_case& c, const kb_buffers& b)
       : n(c.shape[0]),
         op(parse_op(c.op)),
         block(static_cast<unsigned>(c.block[0])),
-        in_(where, static_cast<std::size_t>(n)),
-        out_(where, 1) {
-    if (n < 1) throw Error(KB_ERROR, "reduce needs at least one element");
-    // Consecutive cases that differ in the block alone share the input and the reference; the
-    // input does not depend on the op.
-    const std::string input_key =
-        memo_key("reduce/input", dtype_of<T>(), n, c.seed, kStream, kLow, kHigh);
-    const auto host = memoized<HostVector<T>>(input_key, [&] {
-      return random_vector<T>(static_cast<std::size_t>(n), c.seed, kStream, kLow, kHigh);
-    });
-    expected_ = *memoized<Reference>(input_key + "reference|" + c.op,
-                                     [&] { return reference(host->data(), n, op); });
-    in_.upload(*host);
-    work.bytes = static_cast<double>(in_.bytes() + out_.bytes());
-    work.flops = static_cast<double>(n) * (op == Op::sumsq ? 2.0 : 1.0);
-  }
+        in_(static_cast<const T*>(b.inputs[0].data)),
+        out_(static_cast<Out*>(b.outputs[0].data)) {}
 
   const std::int64_t n;
   const Op op;
   const unsigned block;  // threads per block; 0 for plugins that choose their own
 
-  const T* in() const noexcept { return in_.data(); }
-  Out* out() const noexcept { return const_cast<Out*>(out_.data()); }
-
-  // Floats: NaN (0xFF bytes). int64: 0xFF bytes would be -1, a possible sum; 0x80 bytes is
-  // -9.2e18, which no sum of |x| <= 100 reaches.
-  void poison(cudaStream_t stream) {
-    const int byte = std::is_integral_v<T> ? 0x80 : 0xFF;
-    if (out_.where() == KB_DEVICE_CUDA) {
-      KB_CUDA_CHECK(cudaMemsetAsync(out_.data(), byte, sizeof(Out), stream));
-    } else {
-      std::memset(out_.data(), byte, sizeof(Out));
-    }
-  }
-
-  // For a strategy that knows its summation depth (see tolerance()).
-  kb_verification verify(double depth) const {
-    const Out got = out_.download()[0];
-    return check(static_cast<long double>(got), expected_, tolerance<T>(depth), depth);
-  }
-  // Depth n - 1 bounds every summation order: for strategies whose order is not known (a library).
-  kb_verification verify() const { return verify(static_cast<double>(n - 1)); }
+  const T* in() const noexcept { return in_; }
+  Out* out() const noexcept { return out_; }
 
  private:
-  // Integers in [-100, 100], floats in [-1, 1): both signs, so a signed sum cancels.
-  static constexpr std::uint64_t kStream = 1;
-  static constexpr std::int64_t kLow = -100, kHigh = 100;
-
-  Array<T> in_;
-  Array<Out> out_;
-  Reference expected_{};
+  const T* in_;
+  Out* out_;
 };
+
+// The inputs the family draws. Timed: integers in [kLow, kHigh], floats uniform in [-1, 1): both
+// signs, so a signed sum cancels. For the check after timing: -1, 0 or +1, with at most about
+// 2^22 of them non-zero, so every partial sum in any order is an integer that float32 holds
+// exactly: the result must be exact, and any element a launch skips shows.
+constexpr std::uint64_t kInputStream = 1;
+constexpr std::int64_t kLow = -100, kHigh = 100;
+constexpr double kExactNonZeros = 4194304.0;  // 2^22
 
 // Acceptance rules the strategies share (all ask for a 1D block).
 int accepts_1d_block(const kb_case* c, kb_message* why);             // any threads per block

@@ -223,19 +223,14 @@ class GridReduce {
   using Acc = Result<T>;
   using Kernel = void (*)(const T*, std::int64_t, Op, LastBlock<Acc>, Acc*);
 
-  GridReduce(const Problem<T>& p, Kernel kernel)
+  GridReduce(const Operands<T>& p, Kernel kernel)
       : kernel_(kernel),
         shared_bytes_(p.block * sizeof(Acc)),
         grid_(resident_grid(kernel, p.block, shared_bytes_, p.n)),
         scratch_(grid_) {}
 
-  void launch(const Problem<T>& p, Launcher& launch) {
+  void launch(const Operands<T>& p, Launcher& launch) {
     launch(kernel_, grid_, p.block, shared_bytes_, p.in(), p.n, p.op, scratch_.view(), p.out());
-  }
-
-  // log2(block) levels in each of the two block reductions.
-  kb_verification verify(const Problem<T>& p) const {
-    return p.verify(last_block_depth(p.n, grid_, p.block, ceil_log2(p.block)));
   }
 
  private:

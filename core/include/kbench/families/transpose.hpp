@@ -1,19 +1,19 @@
 // The transpose family: out (cols x rows) = transpose of in (rows x cols), both row-major.
 // Shape {rows, cols}; the block shape is the strategy's to interpret (threads per block, or a
-// tile). Transpose moves bits, so the output is compared exactly.
+// tile). Operands: inputs[0] is `in`, outputs[0] is `out`, both rows * cols elements of the case's
+// data type. Transpose moves bits, so the family's referee (plugins/transpose/family.cu) compares
+// the output exactly, on the device, against values it regenerates from the seed.
 #pragma once
 
 #include <kbench/plugin.hpp>
 
 #include <cstdint>
 #include <limits>
-#include <memory>
-#include <string>
 
 namespace kb::transpose {
 
 // The family as the runner sees it (kb_family): held against a copy of the same bytes.
-inline const kb_family* family_descriptor(const void*) {
+inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
       "transpose", 2, "rows,cols", "2048,8192,8192x4096", "32x8,16x16,32x32", "float32,float64",
       // Odd sizes, so partial tiles are exercised; several blocks, so a plugin that accepts only
@@ -22,74 +22,39 @@ inline const kb_family* family_descriptor(const void*) {
   return &kFamily;
 }
 
-// out[c * rows + r] = in[r * cols + c], on the host: the reference every plugin is checked against.
-template <typename T>
-void reference(const T* in, T* out, std::int64_t rows, std::int64_t cols);
+// Inputs: integers over the whole int32 range, as T's bits, so a misplaced element always shows.
+constexpr std::uint64_t kInputStream = 1;
+constexpr std::int64_t kLow = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kHigh = std::numeric_limits<std::int32_t>::max();
 
-// Elements [first, first + count) of a transposed output, `out` pointing at element `first`,
-// compared bit for bit with the transpose of `in` without writing it out: the check of every
-// plugin, on a downloaded chunk at a time.
+// What a strategy computes on: the family's buffers and the case's extents.
 template <typename T>
-kb_verification compare_transposed(const T* out, std::size_t first, std::size_t count, const T* in,
-                                   std::int64_t rows, std::int64_t cols);
-
-template <typename T>
-class Problem {
+class Operands {
  public:
-  Problem(const kb_case& c, kb_device_kind where, kb_work& work)
+  Operands(const kb_case& c, const kb_buffers& b)
       : rows(c.shape[0]),
         cols(c.shape[1]),
         block(static_cast<unsigned>(c.block[0]), static_cast<unsigned>(c.block[1]),
               static_cast<unsigned>(c.block[2] > 0 ? c.block[2] : 1)),
-        // Consecutive cases that differ in the block alone share their input.
-        host_in_(memoized<HostVector<T>>(
-            memo_key("transpose/input", dtype_of<T>(), rows, cols, c.seed, kStream, kLow, kHigh),
-            [&] { return make_input(c); })),
-        in_(where, host_in_->size()),
-        out_(where, host_in_->size()) {
-    in_.upload(*host_in_);
-    work.bytes = 2.0 * static_cast<double>(in_.bytes());
-    work.flops = 0.0;
-  }
+        in_(static_cast<const T*>(b.inputs[0].data)),
+        out_(static_cast<T*>(b.outputs[0].data)) {}
 
   const std::int64_t rows;
   const std::int64_t cols;
   const dim3 block;  // from the case; {0,0,1} for plugins that choose their own
 
-  const T* in() const noexcept { return in_.data(); }
-  T* out() const noexcept { return const_cast<T*>(out_.data()); }
-  std::size_t count() const noexcept { return host_in_->size(); }
-
-  void poison(cudaStream_t stream) { out_.poison(stream); }
-
-  kb_verification verify() const {
-    const T* in = host_in_->data();
-    return compare_in_chunks(out_, [=](const T* chunk, std::size_t first, std::size_t count) {
-      return compare_transposed(chunk, first, count, in, rows, cols);
-    });
-  }
-
-  // For transpose/copy, the ceiling the family is measured against: the output must be the input,
-  // byte for byte, untransposed.
-  kb_verification verify_copy() const {
-    return compare_exact(out_, host_in_->data());
-  }
+  const T* in() const noexcept { return in_; }
+  T* out() const noexcept { return out_; }
+  std::size_t count() const noexcept { return static_cast<std::size_t>(rows * cols); }
 
  private:
-  // Integers over the whole range, so a misplaced element is always noticed.
-  static constexpr std::uint64_t kStream = 1;
-  static constexpr std::int64_t kLow = std::numeric_limits<std::int32_t>::min();
-  static constexpr std::int64_t kHigh = std::numeric_limits<std::int32_t>::max();
-
-  static HostVector<T> make_input(const kb_case& c) {
-    const auto count = static_cast<std::size_t>(c.shape[0] * c.shape[1]);
-    return random_vector<T>(count, c.seed, kStream, kLow, kHigh);
-  }
-
-  std::shared_ptr<const HostVector<T>> host_in_;
-  Array<T> in_;
-  Array<T> out_;
+  const T* in_;
+  T* out_;
 };
+
+// out[c * rows + r] = in[r * cols + c], on the host.
+template <typename T>
+void reference(const T* in, T* out, std::int64_t rows, std::int64_t cols);
 
 // Acceptance rules the strategies share. Each also refuses a case whose grid would need more
 // than 65535 blocks in y (CUDA's limit), so such a case is reported unsupported, not an error.

@@ -1,5 +1,6 @@
-// From C++ to the C ABI: a family's problem type and a strategy become a KernelPlugin whose hooks
-// catch every exception and return it as a status and a message.
+// From C++ to the C ABI of a version 2 (self-refereed) plugin: a family's problem type and a
+// strategy become a KernelPlugin whose hooks catch every exception and return it as a status and
+// a message. Version 3 strategies use kbench/support/strategy.hpp instead.
 //
 // A family provides `template <typename T> class Problem` with
 //     Problem(const kb_case&, kb_device_kind, kb_work&);   // allocate, fill, count the work
@@ -54,6 +55,7 @@ constexpr kb_dtype dtype_of() {
   else if constexpr (std::is_same_v<T, __half>) return KB_DTYPE_F16;
   else if constexpr (std::is_same_v<T, __nv_bfloat16>) return KB_DTYPE_BF16;
   else if constexpr (std::is_same_v<T, std::int8_t>) return KB_DTYPE_I8;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return KB_DTYPE_I64;
   else {
     static_assert(std::is_same_v<T, NoData>, "data types are float, double, std::int32_t, "
                                              "__half, __nv_bfloat16, std::int8_t, NoData");
@@ -98,6 +100,15 @@ constexpr auto family_of(int) -> decltype(family_descriptor(static_cast<const P*
 template <typename P>
 constexpr const kb_family* family_of(...) {
   return nullptr;
+}
+
+// The part of a plugin's name before '/'. `name` must outlive the library (a string literal).
+inline const char* family_of_name(const char* name) {
+  static const std::string family = [&] {
+    const std::string text = name;
+    return text.substr(0, text.find('/'));
+  }();
+  return family.c_str();
 }
 
 template <typename Types>
@@ -242,15 +253,12 @@ template <template <typename> class Problem, template <typename> class Strategy,
 KernelPlugin make_plugin(const Metadata& m) {
   using H = detail::Hooks<Problem, Strategy, Types>;
   H::device = m.device;
-  static const std::string family = [&] {
-    const std::string name = m.name;
-    return name.substr(0, name.find('/'));
-  }();
   KernelPlugin p{};
-  p.abi_version = KB_ABI_VERSION;
+  // A plugin of this adapter is its own referee: ABI version 2 (see plugin.h).
+  p.abi_version = 2;
   p.struct_size = sizeof(KernelPlugin);
   p.name = m.name;
-  p.family = family.c_str();
+  p.family = detail::family_of_name(m.name);
   p.version = m.version;
   p.description = m.description;
   p.device = m.device;

@@ -1,0 +1,59 @@
+// One case, set up and ready to launch, as the timing loop and the checks drive it — whoever
+// referees it. A version 3 strategy's case is refereed by its family (RefereedCase): the family
+// owns the buffers, draws the inputs and checks the outputs. A version 1 or 2 plugin's case is
+// its own referee (SelfRefereedCase): its setup, poison and verify.
+#pragma once
+
+#include "case/case_request.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace kb {
+
+class CaseUnderTest {
+ public:
+  virtual ~CaseUnderTest() = default;
+
+  // The work of one launch: the family's count where there is a family, else the plugin's.
+  virtual kb_work work() const = 0;
+  // A note for the row when the plugin's own count disagrees with the family's.
+  virtual std::string work_note() const { return ""; }
+  // One execution, enqueued on `stream`.
+  virtual kb_status launch(cudaStream_t stream, kb_message& message) = 0;
+  // The outputs overwritten with values no correct launch produces.
+  virtual kb_status poison(cudaStream_t stream, kb_message& message) = 0;
+  // The outputs judged, once the launch before was synchronised.
+  virtual kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) = 0;
+
+  // The bits of every output, as one digest; none where the runner cannot see the outputs (a
+  // self-refereed plugin keeps them to itself).
+  virtual std::optional<std::uint64_t> output_digest(cudaStream_t) const { return std::nullopt; }
+
+  // What the last launch said it enqueued.
+  const kb_launch_config& config() const { return config_; }
+
+ protected:
+  kb_launch_config config_{};
+};
+
+// How a case is made, and where it failed: `stage` names the hook for the row's message.
+struct CaseSetup {
+  std::unique_ptr<CaseUnderTest> test;
+  kb_status status = KB_OK;
+  const char* stage = "setup";
+  kb_message message{};
+};
+
+// A version 1 or 2 plugin's case: setup() draws, counts and allocates; `family`, when the plugin's
+// family has a library, counts the work instead (the plugin's figure then only makes a note).
+CaseSetup set_up_self_refereed(const KernelPlugin& plugin, const KernelFamily* family,
+                               const CaseRequest& request);
+
+}  // namespace kb

@@ -1,0 +1,53 @@
+// A version 3 strategy's case, refereed by its family: the family allocates the buffers, draws
+// the inputs from a seed the strategy never sees, counts the work and checks the outputs; the
+// strategy only launches. The runner's own digests witness that the inputs stay as drawn and
+// that two launches on the same inputs write the same bits.
+#pragma once
+
+#include "measure/case_under_test.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+class RefereedCase final : public CaseUnderTest {
+ public:
+  // The family's case created and drawn from request.seed, then the strategy prepared on it.
+  static CaseSetup set_up(const KernelPlugin& strategy, const KernelFamily& family,
+                          const CaseRequest& request, cudaStream_t stream);
+  ~RefereedCase() override;
+  RefereedCase(const RefereedCase&) = delete;
+  RefereedCase& operator=(const RefereedCase&) = delete;
+
+  kb_work work() const override { return work_; }
+  kb_status launch(cudaStream_t stream, kb_message& message) override;
+  kb_status poison(cudaStream_t stream, kb_message& message) override;
+  kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) override;
+
+  // New inputs from `seed`, the device synchronised, and their digests kept.
+  kb_status draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream,
+                 kb_message& message);
+  // The inputs no longer as drawn: which one ("inputs[0]"); none when every one is.
+  std::optional<std::string> changed_input(cudaStream_t stream) const;
+  std::optional<std::uint64_t> output_digest(cudaStream_t stream) const override;
+
+ private:
+  RefereedCase(const KernelPlugin& strategy, const KernelFamily& family, const CaseRequest& request);
+
+  const KernelPlugin& strategy_;
+  const KernelFamily& family_;
+  kb_case case_;           // as the family sees it
+  kb_case strategy_case_;  // as the strategy sees it: no seed
+  kb_work work_{};
+  void* family_state_ = nullptr;
+  void* strategy_state_ = nullptr;
+  kb_buffers buffers_{};
+  std::vector<std::uint64_t> input_digests_;
+};
+
+}  // namespace kb

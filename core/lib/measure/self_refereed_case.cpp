@@ -1,0 +1,62 @@
+#include "measure/case_under_test.hpp"
+
+#include "util/number_text.hpp"
+
+#include <optional>
+
+namespace kb {
+namespace {
+
+class SelfRefereedCase final : public CaseUnderTest {
+ public:
+  SelfRefereedCase(const KernelPlugin& plugin, void* state, kb_work work)
+      : plugin_(plugin), state_(state), work_(work) {}
+  ~SelfRefereedCase() override { plugin_.teardown(state_); }
+
+  kb_work work() const override { return family_work_ ? *family_work_ : work_; }
+  std::string work_note() const override {
+    if (!family_work_ || (family_work_->bytes == work_.bytes && family_work_->flops == work_.flops)) {
+      return "";
+    }
+    return "work counted by the family: " + significant_text(family_work_->bytes) + " bytes, " +
+           significant_text(family_work_->flops) + " flops (the plugin said " +
+           significant_text(work_.bytes) + " and " + significant_text(work_.flops) + ")";
+  }
+  void count_with(const kb_work& family_work) { family_work_ = family_work; }
+
+  kb_status launch(cudaStream_t stream, kb_message& message) override {
+    return plugin_.launch(state_, stream, &config_, &message);
+  }
+  kb_status poison(cudaStream_t stream, kb_message& message) override {
+    return plugin_.poison(state_, stream, &message);
+  }
+  kb_status check(cudaStream_t, kb_verification& result, kb_message& message) override {
+    return plugin_.verify(state_, &result, &message);
+  }
+
+ private:
+  const KernelPlugin& plugin_;
+  void* state_;
+  kb_work work_;
+  std::optional<kb_work> family_work_;
+};
+
+}  // namespace
+
+CaseSetup set_up_self_refereed(const KernelPlugin& plugin, const KernelFamily* family,
+                               const CaseRequest& request) {
+  CaseSetup made;
+  const kb_case c = request.to_abi();
+  void* state = nullptr;
+  kb_work work{};
+  made.status = plugin.setup(&c, &state, &work, &made.message);
+  if (made.status != KB_OK) return made;  // a failed setup leaves nothing allocated
+  auto test = std::make_unique<SelfRefereedCase>(plugin, state, work);
+  kb_work counted{};
+  kb_message ignored{};
+  if (family != nullptr && family->work(&c, &counted, &ignored) == KB_OK) test->count_with(counted);
+  made.test = std::move(test);
+  return made;
+}
+
+}  // namespace kb
