@@ -3,8 +3,8 @@
 // Oishi's Dot2) by one warp, beside the entry itself and sum_k |a_ik b_kj|, so only three numbers
 // per entry come back. Every entry while M*N*K <= 2^27; above, 4096 entries at positions drawn
 // afresh for each check (no strategy can know them) plus the last row and column, where a blocked
-// kernel's guarded edge tiles are. The tolerance follows K and the precision the strategy declares
-// (matmul.hpp).
+// kernel's guarded edge tiles are; after a near draw (KB_DRAW_NEAR), every entry of the row it
+// changed as well. The tolerance follows K and the precision the strategy declares (matmul.hpp).
 #include <kbench/families/matmul.hpp>
 #include <kbench/support/generated.cuh>
 
@@ -68,9 +68,44 @@ __global__ void entry_references(const T* a, const T* b, const Product<T>* c, st
   }
 }
 
-// The entries a check looks at: every one, column by column, or a sample.
+// A near draw (KB_DRAW_NEAR): A of the last draw with a few elements of one row, `row`, set to
+// +-scale, a power of two (exact in every input type) as large as K, so every entry of that row of
+// C moves by far more than any tolerance; B as it was.
+struct NearRow {
+  std::int64_t row = -1;  // -1: not a near draw
+  NearPositions columns{};
+  float scale = 0;
+  std::uint64_t signs = 0;
+
+  static NearRow of(std::uint64_t seed, std::int64_t M, std::int64_t K) {
+    NearRow near;
+    near.row = static_cast<std::int64_t>(random_bits(seed, kNearStream, 1000) %
+                                         static_cast<std::uint64_t>(M));
+    near.columns = NearPositions::of(seed, static_cast<std::uint64_t>(K));
+    near.scale = 1.0f;
+    while (near.scale < static_cast<float>(K) && near.scale < 32768.0f) near.scale *= 2.0f;
+    near.signs = random_bits(seed, kNearStream, 1001);
+    return near;
+  }
+};
+
+template <typename T>
+struct NearA {
+  RandomValues<T> values;
+  NearRow near;
+  std::int64_t K;
+  KB_HOST_DEVICE T operator()(std::uint64_t index) const {
+    const auto i = static_cast<std::int64_t>(index / static_cast<std::uint64_t>(K));
+    const std::uint64_t k = index % static_cast<std::uint64_t>(K);
+    if (i != near.row || !near.columns.contains(k)) return values(index);
+    return T(((near.signs >> (k % 64)) & 1u) ? -near.scale : near.scale);
+  }
+};
+
+// The entries a check looks at: every one, column by column, or a sample, and then every entry of
+// the row a near draw changed.
 std::vector<Entry> checked_entries(std::int64_t M, std::int64_t N, std::int64_t K,
-                                   std::uint64_t positions) {
+                                   std::uint64_t positions, std::int64_t near_row) {
   std::vector<Entry> entries;
   if (full_check(M, N, K)) {
     for (std::int64_t j = 0; j < N; ++j) {
@@ -80,8 +115,22 @@ std::vector<Entry> checked_entries(std::int64_t M, std::int64_t N, std::int64_t 
     for (const auto& [i, j] : sampled_entries(M, N, kSampleCount, positions)) {
       entries.push_back({i, j});
     }
+    if (near_row >= 0) {
+      for (std::int64_t j = 0; j < N; ++j) entries.push_back({near_row, j});
+    }
   }
   return entries;
+}
+
+// Two checks of one output as one: the worse error, its metrics, and every entry counted.
+kb_verification merged(kb_verification a, const kb_verification& b) {
+  const bool b_worse = !b.passed || b.max_rel_error > a.max_rel_error;
+  const std::uint64_t checked = a.checked + b.checked;
+  const bool passed = a.passed && b.passed;
+  if (b_worse) a = b;
+  a.checked = checked;
+  a.passed = passed;
+  return a;
 }
 
 kb_verification judge(const std::vector<Entry>& entries, const std::vector<double>& got,
@@ -133,7 +182,14 @@ class Referee {
     return b;
   }
 
-  void draw(std::uint64_t seed, std::uint32_t, cudaStream_t stream) {
+  void draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream) {
+    if (purpose == KB_DRAW_NEAR) {
+      near_ = NearRow::of(seed, M, K);
+      fill_generated(a_, NearA<T>{RandomValues<T>{seed_, kStreamA}, near_, K}, stream);
+      return;
+    }
+    seed_ = seed;
+    near_ = NearRow{};
     fill_generated(a_, RandomValues<T>{seed, kStreamA}, stream);
     fill_generated(b_, RandomValues<T>{seed, kStreamB}, stream);
   }
@@ -144,9 +200,14 @@ class Referee {
     const Precision precision = precision_for(dtype_, strategy_flags);
     const std::uint64_t positions = (std::uint64_t{random_()} << 32) ^ random_();
     if (c_.where() == KB_DEVICE_HOST) {
-      return verify_product(a_.data(), b_.data(), c_.data(), M, N, K, precision, positions);
+      const kb_verification all =
+          verify_product(a_.data(), b_.data(), c_.data(), M, N, K, precision, positions);
+      if (near_.row < 0 || full_check(M, N, K)) return all;
+      // The changed row, every entry of it: a product of one row (its last row, checked whole).
+      return merged(all, verify_product(a_.data() + near_.row * K, b_.data(),
+                                        c_.data() + near_.row * N, 1, N, K, precision, positions));
     }
-    const std::vector<Entry> entries = checked_entries(M, N, K, positions);
+    const std::vector<Entry> entries = checked_entries(M, N, K, positions, near_.row);
     const std::size_t count = entries.size();
     Array<Entry> device_entries(KB_DEVICE_CUDA, count);
     Array<double> figures(KB_DEVICE_CUDA, 3 * count);
@@ -174,6 +235,8 @@ class Referee {
   Array<T> a_, b_;
   Array<Product<T>> c_;
   std::random_device random_;
+  std::uint64_t seed_ = 0;  // of the last timed or check draw
+  NearRow near_{};          // of a near draw after it
 };
 
 using MatmulDTypes = DTypes<float, double, __half, __nv_bfloat16>;

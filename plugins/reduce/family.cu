@@ -1,8 +1,8 @@
 // The reduce family's referee: it allocates `in` (n elements) and `out` (one Result<T>), draws
 // `in` on the device, and computes the reference there too, in twice float64 precision (or exactly,
-// in int64, for integers), so a check at 2^28 costs a pass over the input, not a host loop. The
-// check after timing draws inputs whose sums are exact in any order (reduce.hpp), and holds the
-// result to exactly the reference.
+// in int64, for integers), so a check at 2^28 costs a pass over the input, not a host loop. Every
+// draw, timed or for a check, is of values whose sums are exact in any order (reduce.hpp), and
+// every check holds the result to exactly the reference.
 #include <kbench/families/reduce.hpp>
 #include <kbench/support/generated.cuh>
 
@@ -12,7 +12,8 @@
 namespace kb::reduce {
 namespace {
 
-// The check draw: -1, 0 or +1, non-zero with probability `density`; integers as the timed draw.
+// Every draw: -1, 0 or +1 for floats, non-zero with probability `density`; integers in
+// [kLow, kHigh].
 template <typename T>
 struct ExactlySummable {
   std::uint64_t seed;
@@ -26,6 +27,24 @@ struct ExactlySummable {
       const float value = unit >= density ? 0.0f : (bits & 1) ? 1.0f : -1.0f;
       return T(value);
     }
+  }
+};
+
+// A near draw (KB_DRAW_NEAR): the last draw, with the elements at `near` moved one step, so the
+// result always moves: +1 for a sum; away from zero for a sum of squares. Exact draws stay exact.
+template <typename T, typename Base>
+struct Bumped {
+  Base base;
+  NearPositions near;
+  Op op;
+  KB_HOST_DEVICE T operator()(std::uint64_t i) const {
+    const T value = base(i);
+    if (!near.contains(i)) return value;
+    using Wide = std::conditional_t<std::is_integral_v<T>, long long,
+                                    std::conditional_t<std::is_same_v<T, double>, double, float>>;
+    const Wide x = static_cast<Wide>(value);
+    const Wide step = op == Op::sum || x >= 0 ? Wide(1) : Wide(-1);
+    return T(x + step);
   }
 };
 
@@ -156,12 +175,16 @@ class Referee {
     return b;
   }
 
+  // Timed and check draws alike: values whose sums are exact in any order (reduce.hpp), so every
+  // checked launch, timed or not, must be exact, and no strategy can tell a draw it will be judged
+  // on strictly from one it will not. A near draw changes a few elements of the last one.
   void draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream) {
-    exact_ = purpose == KB_DRAW_CHECK;
-    if (exact_) {
-      fill_generated(in_, ExactlySummable<T>{seed, std::min(1.0, kExactNonZeros / n_)}, stream);
+    if (purpose == KB_DRAW_NEAR) {
+      const NearPositions near = NearPositions::of(seed, static_cast<std::uint64_t>(n_));
+      fill_generated(in_, Bumped<T, ExactlySummable<T>>{exact_values(), near, op_}, stream);
     } else {
-      fill_generated(in_, RandomValues<T>{seed, kInputStream, kLow, kHigh}, stream);
+      seed_ = seed;
+      fill_generated(in_, exact_values(), stream);
     }
     expected_ = in_.where() == KB_DEVICE_CUDA ? device_reference(in_, op_, stream)
                                               : reference(in_.data(), n_, op_);
@@ -178,8 +201,7 @@ class Referee {
     }
   }
 
-  // Exact for integers and for the check draw; otherwise the bound that holds for any summation
-  // order (depth n - 1): the family does not take a strategy's word for its order.
+  // Exact: every draw sums exactly in any order, integers and floats alike.
   kb_verification check(std::uint32_t, cudaStream_t stream) const {
     Out got{};
     if (out_.where() == KB_DEVICE_CUDA) {
@@ -189,17 +211,20 @@ class Referee {
       got = out_.data()[0];
     }
     const double depth = static_cast<double>(n_ - 1);
-    return reduce::check(static_cast<long double>(got), expected_,
-                         exact_ ? 0.0 : tolerance<T>(depth), depth);
+    return reduce::check(static_cast<long double>(got), expected_, 0.0, depth);
   }
 
  private:
+  ExactlySummable<T> exact_values() const {
+    return ExactlySummable<T>{seed_, std::min(kExactDensity, kExactNonZeros / n_)};
+  }
+
   std::int64_t n_;
   Op op_;
+  std::uint64_t seed_ = 0;  // of the last timed or check draw
   Array<T> in_;
   Array<Out> out_;
   Reference expected_{};
-  bool exact_ = false;
 };
 
 int accepts(const kb_case* c, kb_message* why) {
@@ -214,4 +239,4 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace kb::reduce
 
 KBENCH_FAMILY(kb::reduce::Referee, kb::reduce::DTypesOfAnySize,
-              {kb::reduce::descriptor(), "3", kb::reduce::kOps, kb::reduce::accepts})
+              {kb::reduce::descriptor(), "5", kb::reduce::kOps, kb::reduce::accepts})

@@ -1,17 +1,46 @@
 // The transpose family's referee: it allocates `in` and `out`, draws `in` from the seed on the
 // device, and checks `out` against the transpose of values it draws again, so no reference lives
 // in memory a strategy could write. Every element is checked, on the device: at 8192^2 that is a
-// kernel of a few hundred microseconds, not a download.
+// kernel of a few hundred microseconds, not a download. A near draw (KB_DRAW_NEAR) changes a few
+// elements of the last draw.
 #include <kbench/families/transpose.hpp>
 #include <kbench/support/generated.cuh>
 
 namespace kb::transpose {
 namespace {
 
+// A value whose bits differ from `old`'s: `candidate`, or candidate with its lowest bit flipped.
+template <typename T>
+KB_HOST_DEVICE T other_than(const T& old, T candidate) {
+  unsigned char a[sizeof(T)], b[sizeof(T)];
+  memcpy(a, &old, sizeof(T));
+  memcpy(b, &candidate, sizeof(T));
+  bool same = true;
+  for (std::size_t i = 0; i < sizeof(T); ++i) same = same && a[i] == b[i];
+  if (same) {
+    b[0] ^= 1u;
+    memcpy(&candidate, b, sizeof(T));
+  }
+  return candidate;
+}
+
+// The inputs of a draw: the seeded values, and after a near draw a few of them drawn again.
+template <typename T>
+struct Drawn {
+  RandomValues<T> values;
+  NearPositions near{};
+  std::uint64_t near_seed = 0;
+  KB_HOST_DEVICE T operator()(std::uint64_t i) const {
+    const T value = values(i);
+    if (!near.contains(i)) return value;
+    return other_than(value, random_value<T>(near_seed, kInputStream, i, kLow, kHigh));
+  }
+};
+
 // Element o of the output of a case (o = c * rows + r) holds input element r * cols + c.
 template <typename T>
 struct TransposedInput {
-  RandomValues<T> input;
+  Drawn<T> input;
   std::int64_t rows, cols;
   KB_HOST_DEVICE T operator()(std::uint64_t o) const {
     const auto r = static_cast<std::int64_t>(o % static_cast<std::uint64_t>(rows));
@@ -44,8 +73,15 @@ class Referee {
     return b;
   }
 
-  void draw(std::uint64_t seed, std::uint32_t, cudaStream_t stream) {
-    input_ = RandomValues<T>{seed, kInputStream, kLow, kHigh};
+  // A near draw changes a few elements of the last draw's inputs, which the check covers anyway:
+  // it compares every element.
+  void draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream) {
+    if (purpose == KB_DRAW_NEAR) {
+      input_.near = NearPositions::of(seed, static_cast<std::uint64_t>(rows_ * cols_));
+      input_.near_seed = seed;
+    } else {
+      input_ = Drawn<T>{RandomValues<T>{seed, kInputStream, kLow, kHigh}};
+    }
     fill_generated(in_, input_, stream);
   }
 
@@ -60,7 +96,7 @@ class Referee {
  private:
   std::int64_t rows_, cols_;
   Array<T> in_, out_;
-  RandomValues<T> input_{};
+  Drawn<T> input_{};
 };
 
 int accepts(const kb_case* c, kb_message* why) {

@@ -265,75 +265,49 @@ TYPED_TEST(ReduceFamily, CreatesTheInputAndOneResult) {
   EXPECT_EQ(c.buffers.outputs[0].dtype, want);
 }
 
-TYPED_TEST(ReduceFamily, TimedDrawIsSeededWithBothSigns) {
+// Timed and check draws are one distribution (family version 5): integers uniform in
+// [kLow, kHigh]; floats -1, 0 or +1, at most half of them non-zero, so a strategy cannot tell a
+// draw it will be judged on from one it will not, and every sum is exact in any order.
+TYPED_TEST(ReduceFamily, DrawsAreSeededExactlySummableAndAlikeForEveryPurpose) {
   constexpr std::size_t n = 1000;
   kbtest::HostCase a(*this->family, this->shape(n, "sum"));
   kbtest::HostCase b(*this->family, this->shape(n, "sumsq"));
   ASSERT_EQ(a.created, KB_OK) << a.message.text;
   ASSERT_EQ(b.created, KB_OK) << b.message.text;
   ASSERT_EQ(a.draw(42, KB_DRAW_TIMED), KB_OK) << a.message.text;
-  ASSERT_EQ(b.draw(42, KB_DRAW_TIMED), KB_OK) << b.message.text;
-  EXPECT_EQ(a.input_bytes(), b.input_bytes()) << "the input depends on the seed, not the op";
+  ASSERT_EQ(b.draw(42, KB_DRAW_CHECK), KB_OK) << b.message.text;
+  EXPECT_EQ(a.input_bytes(), b.input_bytes())
+      << "the input depends on the seed, not on the op or the draw's purpose";
 
   const TypeParam* x = a.input<TypeParam>();
-  std::size_t wrong = 0, zeros = 0, negative = 0;
-  long double low = 1e9L, high = -1e9L;
-  for (std::size_t i = 0; i < n; ++i) {
-    const TypeParam want = random_value<TypeParam>(42, kInputStream, i, kLow, kHigh);
-    wrong += std::memcmp(&x[i], &want, sizeof want) != 0;
-    const long double v = value_of(x[i]);
-    zeros += v == 0;
-    negative += v < 0;
-    low = std::min(low, v), high = std::max(high, v);
-  }
-  EXPECT_EQ(wrong, 0u);
-  EXPECT_LT(zeros, 20u);
-  EXPECT_GT(negative, 400u);
-  EXPECT_LT(negative, 600u);
-  if constexpr (std::is_integral_v<TypeParam>) {
-    EXPECT_GE(low, kLow);
-    EXPECT_LE(high, kHigh);
-    EXPECT_LT(low, -90);
-    EXPECT_GT(high, 90);
-  } else {
-    EXPECT_GE(low, -1.0L);
-    EXPECT_LE(high, 1.0L);
-    EXPECT_LT(low, -0.9L);
-    EXPECT_GT(high, 0.9L);
-  }
-
-  ASSERT_EQ(b.draw(43, KB_DRAW_TIMED), KB_OK) << b.message.text;
-  EXPECT_NE(a.input_bytes(), b.input_bytes());
-}
-
-TYPED_TEST(ReduceFamily, CheckDrawIsExactlySummable) {
-  constexpr std::size_t n = 1000;
-  kbtest::HostCase c(*this->family, this->shape(n, "sum"));
-  ASSERT_EQ(c.created, KB_OK) << c.message.text;
-  ASSERT_EQ(c.draw(42, KB_DRAW_CHECK), KB_OK) << c.message.text;
-  const std::vector<unsigned char> first = c.input_bytes();
-  const TypeParam* x = c.input<TypeParam>();
   std::size_t zeros = 0, negative = 0, outside = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const long double v = value_of(x[i]);
     zeros += v == 0;
     negative += v < 0;
     if constexpr (std::is_integral_v<TypeParam>) {
-      outside += v < kLow || v > kHigh;  // integer sums are exact whatever the values
+      outside += v < kLow || v > kHigh;
     } else {
       outside += v != -1 && v != 0 && v != 1;
     }
   }
   EXPECT_EQ(outside, 0u);
-  EXPECT_GT(negative, 400u);
-  EXPECT_LT(negative, 600u);
-  if constexpr (!std::is_integral_v<TypeParam>) {
-    EXPECT_EQ(zeros, 0u) << "below 2^22 elements every one is -1 or +1, so a skipped one shows";
+  if constexpr (std::is_integral_v<TypeParam>) {
+    EXPECT_LT(zeros, 20u);
+    EXPECT_GT(negative, 400u);
+    EXPECT_LT(negative, 600u);
+  } else {
+    // Half of them zero: no result is known without reading (all +-1 would make sumsq n).
+    EXPECT_GT(zeros, 400u);
+    EXPECT_LT(zeros, 600u);
+    EXPECT_GT(negative, 150u);
+    EXPECT_LT(negative, 350u);
   }
-  ASSERT_EQ(c.draw(42, KB_DRAW_CHECK), KB_OK) << c.message.text;
-  EXPECT_EQ(c.input_bytes(), first);
-  ASSERT_EQ(c.draw(44, KB_DRAW_CHECK), KB_OK) << c.message.text;
-  EXPECT_NE(c.input_bytes(), first);
+  const std::vector<unsigned char> first = a.input_bytes();
+  ASSERT_EQ(a.draw(42, KB_DRAW_TIMED), KB_OK) << a.message.text;
+  EXPECT_EQ(a.input_bytes(), first);
+  ASSERT_EQ(a.draw(43, KB_DRAW_TIMED), KB_OK) << a.message.text;
+  EXPECT_NE(a.input_bytes(), first);
 }
 
 // After a check draw a result is held to the reference exactly: a correct sum passes with no
@@ -392,7 +366,8 @@ TYPED_TEST(ReduceFamily, CheckDrawIsHeldExactly) {
 
 // After a timed draw a float result is held to the bound of any summation order (depth n - 1):
 // the rounded reference and one ulp from it pass, one element short fails; integers are exact.
-TYPED_TEST(ReduceFamily, TimedDrawIsHeldToTheBoundOfAnyOrder) {
+// A timed launch's result is held exactly too, and one step off fails.
+TYPED_TEST(ReduceFamily, TimedDrawIsHeldExactly) {
   using Out = typename TestFixture::Out;
   constexpr std::int64_t n = 1000;
   for (const char* op_name : {"sum", "sumsq"}) {
@@ -407,33 +382,12 @@ TYPED_TEST(ReduceFamily, TimedDrawIsHeldToTheBoundOfAnyOrder) {
     kb_verification v = c.check();
     EXPECT_EQ(c.checked, KB_OK) << op_name << " " << c.message.text;
     EXPECT_TRUE(v.passed) << op_name << " " << v.max_rel_error;
-    EXPECT_EQ(v.tolerance, tolerance<TypeParam>(static_cast<double>(n - 1))) << op_name;
-    EXPECT_DOUBLE_EQ(v.max_rel_error, static_cast<double>(std::fabs(static_cast<long double>(*out) -
-                                                                    r.value) /
-                                                          r.scale));
-    EXPECT_EQ(v.metrics, metrics_for(static_cast<long double>(*out), r.value, r.scale, n - 1));
-
-    // The term of largest magnitude missing.
-    std::int64_t largest = 0;
-    for (std::int64_t i = 1; i < n; ++i) {
-      if (std::fabs(value_of(x[i])) > std::fabs(value_of(x[largest]))) largest = i;
-    }
-    *out = static_cast<Out>(r.value - term(op, value_of(x[largest])));
+    EXPECT_EQ(v.tolerance, 0.0) << op_name;
+    EXPECT_EQ(v.max_rel_error, 0.0) << op_name;
+    *out = static_cast<Out>(r.value + 1);
     v = c.check();
     EXPECT_EQ(c.checked, KB_VERIFY_FAILED) << op_name;
-    EXPECT_FALSE(v.passed) << op_name << " " << v.max_rel_error << " <= " << v.tolerance;
-
-    if constexpr (std::is_integral_v<Out>) {
-      *out = static_cast<Out>(r.value) + 1;
-      v = c.check();
-      EXPECT_FALSE(v.passed) << op_name;
-      EXPECT_DOUBLE_EQ(v.max_rel_error, static_cast<double>(1.0L / r.scale));
-    } else {
-      *out = std::nextafter(static_cast<Out>(r.value), Out{1e30});
-      v = c.check();
-      EXPECT_TRUE(v.passed) << op_name << " " << v.max_rel_error;
-      EXPECT_GT(v.max_rel_error, 0.0);
-    }
+    EXPECT_FALSE(v.passed) << op_name;
   }
 }
 

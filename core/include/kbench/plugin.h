@@ -13,7 +13,8 @@
  *   family.accepts(case), strategy.accepts(case)   may the runner plan this case at all?
  *   family.create(case) -> buffers                 the family allocates the inputs and outputs
  *   family.work(case)                              the bytes and FLOPs of one launch, from the shape
- *   family.draw(seed)                              inputs from a seed the strategy never sees
+ *   family.draw(seed)                              inputs from a seed the strategy never sees (the
+ *                                                  sweep's, mixed with a secret of the case)
  *   strategy.prepare(case, buffers) -> state       optional: scratch, a library handle, a plan
  *   strategy.run(state, buffers, stream) xN        timed; each call enqueues exactly one execution;
  *                                                  now and then a timed launch is preceded by
@@ -22,6 +23,9 @@
  *   poison, run, check                             again: the two outputs must be bit-identical
  *                                                  (unless KB_FLAG_NONDETERMINISTIC), and the
  *                                                  inputs unchanged by every launch
+ *   family.draw(fresh seed, KB_DRAW_NEAR), run,    last, where the case has inputs: the inputs
+ *   check                                          changed in a few places, the output not
+ *                                                  poisoned before the launch
  *   strategy.release(state), family.destroy        free everything
  *
  * The strategy never sees the seed (kb_case.seed is 0 for it), the reference or the verdict, and
@@ -114,7 +118,9 @@ typedef enum kb_dtype {
  * check still holds each output to its tolerance. */
 #define KB_FLAG_NONDETERMINISTIC (1u << 7)
 /* Version 3: the strategy is its family's memory ceiling, not its operation: it copies the inputs
- * to the outputs byte for byte (transpose/copy), and the family checks a copy. */
+ * to the outputs byte for byte (transpose/copy), and the family checks a copy. Honoured only for the
+ * strategy the family names as its reference (kb_family.reference); any other is checked on the
+ * family's operation, and its row says the flag was ignored. */
 #define KB_FLAG_CEILING (1u << 8)
 #define KB_FLAG_MATH_MASK                                                                    \
   (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16 |          \
@@ -226,6 +232,11 @@ typedef struct kb_buffers {
  * so any element a launch skips shows). */
 #define KB_DRAW_TIMED 0u
 #define KB_DRAW_CHECK 1u
+/* The inputs of the last timed or check draw with a few elements changed, at positions drawn from
+ * `seed`; the family's check then covers every output they reach. A strategy that skips its work
+ * when its inputs look as before where it looks shows. A family built before this purpose existed
+ * draws fresh inputs for it, as for another purpose. */
+#define KB_DRAW_NEAR 2u
 
 typedef struct KernelPlugin {
   uint32_t abi_version;  /* KB_ABI_VERSION the plugin was compiled with */

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
 
 namespace kb {
 namespace {
@@ -69,16 +68,8 @@ constexpr int kCheckedSamples = 3;
 constexpr int kCheckedWithin = 10;
 constexpr double kSlowLaunchUs = 5000;
 
-// A seed no strategy can know in advance: not the case's (its rows say it), nor a function of it
-// (kbench's source is public). Checks need not repeat bit for bit; correct strategies pass any.
-std::uint64_t unpredictable_seed() {
-  static std::random_device device;
-  return (std::uint64_t{device()} << 32) ^ device();
-}
-
-// The sample indices checked in a case: distinct, and unknown to the strategy.
-std::vector<int> checked_indices() {
-  const std::uint64_t seed = unpredictable_seed();
+// The sample indices checked in a case: distinct, drawn from the case's check seed.
+std::vector<int> checked_indices(std::uint64_t seed) {
   std::vector<int> chosen;
   for (std::uint64_t i = 0; chosen.size() < kCheckedSamples; ++i) {
     const int index = static_cast<int>(random_bits(seed, 0xC4EC4ED, i) % kCheckedWithin);
@@ -228,7 +219,7 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
 }
 
 kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
-                             const std::string& range, kb_message& message,
+                             const std::string& range, std::uint64_t seed, kb_message& message,
                              Sampling& sampling, Failure& failure) {
   sampling.held = holds_stream();
   if (cuda() && options_.hide_launch_latency && (plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
@@ -259,7 +250,7 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       sampling.lowest_clock_mhz = std::min(sampling.lowest_clock_mhz.value_or(*mhz), *mhz);
     }
   };
-  std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices();
+  std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices(seed);
   int void_in_a_row = 0;
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
@@ -305,6 +296,9 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   sampling.settled = verdict == StoppingRule::Verdict::settled;
   // The last sample's launch against the first checked one: the same inputs, the same bits.
   if (sampling.first_output && !same_output(test, sampling, failure)) return KB_OK;
+  // Those the stopping rule left out, after the last sample: at least one timed launch is always
+  // checked, or a strategy that does less only while it is timed (the stream held, say) would be
+  // judged on the verdict's launches alone, which it can tell from timed ones.
   for (std::size_t i = 0; i < checked.size() && failure.status == KB_OK; ++i) {
     if (const kb_status s = checked_sample(test, launch, sampling.held, message, sampling, failure)) {
       return s;
@@ -317,10 +311,13 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   return KB_OK;
 }
 
-kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch,
+kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
                               kb_message& message, kb_verification& figures, Failure& failure) {
-  const auto checked_launch = [&](const char* check, kb_verification& result) {
-    if (const kb_status s = test.poison(stream_, message)) return s;
+  const auto checked_launch = [&](const char* check, kb_verification& result,
+                                  bool poison_first = true) {
+    if (poison_first) {
+      if (const kb_status s = test.poison(stream_, message)) return s;
+    }
     if (const kb_status s = launch(stream_)) return s;
     if (cuda()) {
       if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
@@ -345,11 +342,32 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch,
     return KB_OK;
   }
   // Inputs the strategy has not seen, drawn for the check.
-  if (const kb_status s = refereed_case.draw(unpredictable_seed(), KB_DRAW_CHECK, stream_,
+  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0xF8E5D0C4B3A29180ull), KB_DRAW_CHECK, stream_,
                                              message)) {
     return s;
   }
   if (const kb_status s = checked_launch("fresh inputs", figures); s || failure.status) return s;
+  if (const auto changed = refereed_case.changed_input(stream_)) {
+    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
+                                     ", which a strategy only reads"};
+    return KB_OK;
+  }
+  // The inputs changed in a few places (KB_DRAW_NEAR), and a launch over the output as the last
+  // launch left it, not poisoned: a strategy that does its work only when the output looks
+  // poisoned, or only when the inputs it glances at changed, leaves the last inputs' answer in
+  // place. Every other check poisons first, and a strategy can see a poison. (A case without
+  // inputs, a hello, has no new inputs to give, and its family watches a launch from its poison
+  // on.)
+  if (!refereed_case.has_inputs()) return KB_OK;
+  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0x3C6EF372FE94F82Bull), KB_DRAW_NEAR,
+                                             stream_, message)) {
+    return s;
+  }
+  kb_verification unpoisoned{};
+  if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
+      s || failure.status) {
+    return s;
+  }
   if (const auto changed = refereed_case.changed_input(stream_)) {
     failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
                                      ", which a strategy only reads"};
@@ -462,7 +480,10 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   Sampling sampling;
   Failure failure;
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
-  if ((status = sample(*test, launch, range, message, sampling, failure)) != KB_OK) {
+  // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its
+  // public seed (secret_seed()).
+  const std::uint64_t check_seed = secret_seed(request.seed);
+  if ((status = sample(*test, launch, range, check_seed, message, sampling, failure)) != KB_OK) {
     return finish(status, sampling.failed_stage);
   }
   std::string note = sampling.note;
@@ -482,7 +503,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
 
   kb_verification figures{};
   if (failure.status == KB_OK &&
-      (status = verdict(*test, launch, message, figures, failure)) != KB_OK) {
+      (status = verdict(*test, launch, check_seed, message, figures, failure)) != KB_OK) {
     return finish(status, "verify");
   }
   if (sampling.figures && refereed()) figures = *sampling.figures;

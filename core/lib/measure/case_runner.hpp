@@ -71,7 +71,7 @@ class CaseRunner {
   bool refereed() const { return family_ != nullptr && plugin_.abi_version >= 3; }
   CaseOutcome run_unguarded(const CaseRequest& request);
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
-                   kb_message& message, Sampling& sampling, Failure& failure);
+                   std::uint64_t seed, kb_message& message, Sampling& sampling, Failure& failure);
   // Whether the outputs hold the bits of the first checked launch (noted as a failure if not).
   bool same_output(const CaseUnderTest& test, Sampling& sampling, Failure& failure);
   // A sample of one launch with its outputs poisoned before and checked after, and a plain one
@@ -79,10 +79,10 @@ class CaseRunner {
   kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                            kb_message& message, Sampling& sampling, Failure& failure);
   // The last word: for a refereed case, inputs left as drawn by the timed launches, then fresh
-  // inputs, a checked launch, and inputs left as drawn again; for a self-refereed one, its own
-  // verify.
-  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, kb_message& message,
-                    kb_verification& figures, Failure& failure);
+  // inputs, a checked launch, inputs left as drawn again, and a launch on new inputs over an
+  // unpoisoned output; for a self-refereed one, its own verify. `seed` is the case's secret.
+  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
+                    kb_message& message, kb_verification& figures, Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).

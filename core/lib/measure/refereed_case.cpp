@@ -3,14 +3,54 @@
 #include "measure/buffer_digest.hpp"
 #include "measure/launch.hpp"
 
+#include <kbench/support/random.hpp>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
 
 namespace kb {
+namespace {
+
+// KB_FLAG_CEILING asks the family to check a copy instead of its operation: only the strategy the
+// family names as its reference may be its ceiling. Any other that sets the flag is checked on the
+// operation like every strategy, or a copy could be `ok` under a transpose's name.
+bool may_be_ceiling(const KernelPlugin& strategy, const KernelFamily& family) {
+  return family.info != nullptr && family.info->reference != nullptr && strategy.name != nullptr &&
+         std::strcmp(strategy.name, family.info->reference) == 0;
+}
+
+std::string ceiling_refusal(const KernelFamily& family) {
+  return std::string("KB_FLAG_CEILING ignored: only the family's reference (") +
+         (family.info != nullptr && family.info->reference != nullptr ? family.info->reference
+                                                                        : "none") +
+         ") is checked as a copy";
+}
+
+}  // namespace
+
+std::uint64_t secret_seed(std::uint64_t seed) {
+  std::random_device entropy;
+  const std::uint64_t drawn = (std::uint64_t{entropy()} << 32) ^ entropy();
+  return mix64(seed ^ mix64(drawn ^ static_cast<std::uint64_t>(
+                                        std::chrono::steady_clock::now().time_since_epoch().count())));
+}
 
 RefereedCase::RefereedCase(const KernelPlugin& strategy, const KernelFamily& family,
                            const CaseRequest& request)
-    : strategy_(strategy), family_(family), case_(request.to_abi()), strategy_case_(case_) {
+    : strategy_(strategy), family_(family), case_(request.to_abi()), strategy_case_(case_),
+      check_flags_(strategy.flags) {
   strategy_case_.seed = 0;
+  if ((check_flags_ & KB_FLAG_CEILING) && !may_be_ceiling(strategy, family)) {
+    check_flags_ &= ~KB_FLAG_CEILING;
+    ceiling_refused_ = true;
+  }
+}
+
+std::string RefereedCase::work_note() const {
+  return ceiling_refused_ ? ceiling_refusal(family_) : "";
 }
 
 RefereedCase::~RefereedCase() {
@@ -41,7 +81,8 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
   test->buffers_.input_count = std::min<std::uint32_t>(test->buffers_.input_count, KB_MAX_OPERANDS);
   test->buffers_.output_count =
       std::min<std::uint32_t>(test->buffers_.output_count, KB_MAX_OPERANDS);
-  if (const kb_status s = test->draw(request.seed, KB_DRAW_TIMED, stream, made.message); s) {
+  if (const kb_status s = test->draw(secret_seed(request.seed), KB_DRAW_TIMED, stream, made.message);
+      s) {
     return failed(s, "family draw");
   }
   if (strategy.prepare != nullptr) {
@@ -66,7 +107,14 @@ kb_status RefereedCase::poison(cudaStream_t stream, kb_message& message) {
 
 kb_status RefereedCase::check(cudaStream_t stream, kb_verification& result,
                               kb_message& message) {
-  return family_.check(family_state_, strategy_.flags, stream, &result, &message);
+  const kb_status status = family_.check(family_state_, check_flags_, stream, &result, &message);
+  if (ceiling_refused_ && (status == KB_VERIFY_FAILED || (status == KB_OK && !result.passed))) {
+    // Say why a copy was not taken for one: the family's own words first, if it had any.
+    const std::size_t used = strnlen(message.text, sizeof message.text - 1);
+    std::snprintf(message.text + used, sizeof message.text - used, "%s%s", used ? "; " : "",
+                  ceiling_refusal(family_).c_str());
+  }
+  return status;
 }
 
 kb_status RefereedCase::draw(std::uint64_t seed, std::uint32_t purpose, cudaStream_t stream,

@@ -15,9 +15,16 @@
 
 namespace kb {
 
+// A seed no strategy can compute: `seed` mixed with entropy drawn afresh for each call. The
+// sweep's seed is public (every row names it, 42 unless --seed says otherwise), so inputs drawn from
+// it alone are inputs a strategy can draw itself, without reading them; and a check whose seed is a
+// function of it is a check a strategy can foresee.
+std::uint64_t secret_seed(std::uint64_t seed);
+
 class RefereedCase final : public CaseUnderTest {
  public:
-  // The family's case created and drawn from request.seed, then the strategy prepared on it.
+  // The family's case created and drawn from secret_seed(request.seed), then the strategy prepared
+  // on it.
   static CaseSetup set_up(const KernelPlugin& strategy, const KernelFamily& family,
                           const CaseRequest& request, cudaStream_t stream);
   ~RefereedCase() override;
@@ -25,6 +32,7 @@ class RefereedCase final : public CaseUnderTest {
   RefereedCase& operator=(const RefereedCase&) = delete;
 
   kb_work work() const override { return work_; }
+  std::string work_note() const override;
   kb_status launch(cudaStream_t stream, kb_message& message) override;
   kb_status poison(cudaStream_t stream, kb_message& message) override;
   kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) override;
@@ -34,6 +42,8 @@ class RefereedCase final : public CaseUnderTest {
                  kb_message& message);
   // The inputs no longer as drawn: which one ("inputs[0]"); none when every one is.
   std::optional<std::string> changed_input(cudaStream_t stream) const;
+  // Whether the case has inputs to draw (a hello has none).
+  bool has_inputs() const { return buffers_.input_count > 0; }
   std::optional<std::uint64_t> output_digest(cudaStream_t stream) const override;
 
  private:
@@ -43,6 +53,10 @@ class RefereedCase final : public CaseUnderTest {
   const KernelFamily& family_;
   kb_case case_;           // as the family sees it
   kb_case strategy_case_;  // as the strategy sees it: no seed
+  // The flags the family's check is given: the strategy's, less KB_FLAG_CEILING unless the
+  // strategy is the family's own reference (its named ceiling, transpose/copy).
+  std::uint32_t check_flags_;
+  bool ceiling_refused_ = false;
   kb_work work_{};
   void* family_state_ = nullptr;
   void* strategy_state_ = nullptr;

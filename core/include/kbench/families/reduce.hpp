@@ -124,13 +124,18 @@ class Operands {
   Out* out_;
 };
 
-// The inputs the family draws. Timed: integers in [kLow, kHigh], floats uniform in [-1, 1): both
-// signs, so a signed sum cancels. For the check after timing: -1, 0 or +1, with at most about
-// 2^22 of them non-zero, so every partial sum in any order is an integer that float32 holds
-// exactly: the result must be exact, and any element a launch skips shows.
+// The inputs the family draws, for timing and for its checks alike: integers in [kLow, kHigh];
+// floats -1, 0 or +1 (both signs, so a signed sum cancels), with at most about 2^22 of them
+// non-zero, so every partial sum in any order is an integer that float32 holds exactly: the result
+// must be exact, and any element a launch skips shows. At most half of them non-zero at any n, so
+// that no result is known without reading: were every element +1 or -1, the sum of squares would
+// be n whatever the seed. (Timed inputs drawn otherwise, uniform in [-1, 1), could be told from
+// the checks' by reading a few elements, and a float32 sum of n terms in any order is only held to
+// 2u(n+1) of sum |x|: a strategy could estimate on them and sum honestly on the checks' inputs.)
 constexpr std::uint64_t kInputStream = 1;
 constexpr std::int64_t kLow = -100, kHigh = 100;
 constexpr double kExactNonZeros = 4194304.0;  // 2^22
+constexpr double kExactDensity = 0.5;
 
 // Acceptance rules the strategies share (all ask for a 1D block).
 int accepts_1d_block(const kb_case* c, kb_message* why);             // any threads per block

@@ -32,6 +32,31 @@ struct RandomValues {
   }
 };
 
+// The elements a KB_DRAW_NEAR draw changes: kNearChanges positions of `size`, drawn from the
+// draw's seed (two may coincide; at least one changes). Few on purpose: a strategy that looks at a
+// few inputs to decide whether they changed is unlikely to look where they did.
+constexpr int kNearChanges = 4;
+constexpr std::uint64_t kNearStream = 0x4E3A12;
+
+struct NearPositions {
+  std::uint64_t at[kNearChanges] = {};
+  int count = 0;  // 0: not a near draw
+
+  static NearPositions of(std::uint64_t seed, std::uint64_t size) {
+    NearPositions near;
+    if (size == 0) return near;
+    for (int k = 0; k < kNearChanges; ++k) near.at[k] = random_bits(seed, kNearStream, k) % size;
+    near.count = kNearChanges;
+    return near;
+  }
+  KB_HOST_DEVICE bool contains(std::uint64_t i) const {
+    for (int k = 0; k < count; ++k) {
+      if (at[k] == i) return true;
+    }
+    return false;
+  }
+};
+
 namespace detail {
 
 template <typename T, typename Generator>

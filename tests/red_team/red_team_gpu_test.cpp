@@ -1,0 +1,59 @@
+// The CUDA half of the red-team corpus (label gpu; each test skips without a device): the tricks
+// only a device strategy can play, run by the real `kbench run`. What each should get is predicted
+// from the checks (docs/red-team.md), to confirm on a GPU.
+#include "red_team/red_team.hpp"
+
+#include <cctype>
+
+namespace {
+
+using kbtest::red_team::Cheat;
+
+const std::vector<Cheat> kCheats = {
+    // Work on another stream: nothing for the events to time, nothing in the captured launch.
+    {"private_stream", "transpose/cheat_private_stream",
+     {"--sizes", "2048", "--dtypes", "float32"}, {"implausible", "verify_failed"}, "check"},
+    // Half the rows while the stream is held: the checked samples are held too.
+    {"stream_held", "transpose/cheat_stream_held", {"--sizes", "2048", "--dtypes", "float32"},
+     {"verify_failed"}, "check 'timed launch' failed"},
+    // Work only after a poison, decided on the device: the verdict's last launch runs on new
+    // inputs over an output it did not poison. (Without that check: implausible from the
+    // poisoned-output check at 8192^2, where the poisoned launch is far slower than two empty
+    // kernels, and `ok` at 1024^2, inside that check's slack of 1.5x + 5 us.)
+    {"poisoned_only_device", "transpose/cheat_poisoned_only_device",
+     {"--sizes", "8192", "--dtypes", "float32"}, {"verify_failed"},
+     "check 'unpoisoned launch' failed"},
+    {"poisoned_only_device", "transpose/cheat_poisoned_only_device",
+     {"--sizes", "1024", "--dtypes", "float32"}, {"verify_failed"},
+     "check 'unpoisoned launch' failed"},
+    // Work run ahead of the timer on an unheld private stream, joined back by an event; honest
+    // under capture.
+    {"private_stream_joined", "transpose/cheat_private_stream_joined",
+     {"--sizes", "2048", "--dtypes", "float32"}, {"implausible"}, "check",
+     "predicted: a held sample times only what is left of kernels that ran while the host "
+     "enqueued them; the back-to-back time disagrees, but that self-check only writes a note"},
+    // Its input pinned in persisting L2, so a --cold sample is warm: held to DRAM's rate.
+    {"l2_persist", "reduce/cheat_l2_persist",
+     {"--sizes", "2^23", "--dtypes", "float32", "--ops", "sum", "--cold"}, {"implausible"},
+     "bandwidth check"},
+};
+
+// The stem and the size, in the characters a test name may hold.
+std::string gpu_case_name(const testing::TestParamInfo<Cheat>& info) {
+  std::string name = info.param.stem + "_" + info.param.sweep[1];
+  for (char& ch : name) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') ch = '_';
+  }
+  return name;
+}
+
+class RedTeamGpu : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamGpu, CheatIsCaughtByItsCheck) {
+  KBTEST_REQUIRE_GPU();
+  kbtest::red_team::expect_caught(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamGpu, testing::ValuesIn(kCheats), gpu_case_name);
+
+}  // namespace

@@ -1,0 +1,104 @@
+// The host half of the red-team corpus (label host): version 3 host strategies of transpose, reduce
+// and matmul, each cheating one way, run by the real `kbench run`; and honest controls written the
+// same way, which must stay `ok`.
+#include "red_team/red_team.hpp"
+
+namespace {
+
+using kbtest::red_team::Cheat;
+
+const std::vector<std::string> kTranspose = {"--sizes", "256x192", "--dtypes", "float32"};
+const std::vector<std::string> kReduce = {"--sizes", "2^20", "--dtypes", "float32", "--ops", "sum"};
+const std::vector<std::string> kReduceSquares = {"--sizes", "2^20", "--dtypes", "float32", "--ops",
+                                                 "sumsq"};
+const std::vector<std::string> kMatmul = {"--sizes", "384x64x384", "--dtypes", "float32"};
+
+const std::vector<std::string> kVerifyFailed = {"verify_failed"};
+const std::vector<std::string> kImplausible = {"implausible"};
+
+const char kTimed[] = "check 'timed launch' failed";
+const char kFresh[] = "check 'fresh inputs' failed";
+const char kUnpoisoned[] = "check 'unpoisoned launch' failed";
+
+const std::vector<Cheat> kCheats = {
+    {"half_rows", "transpose/cheat_half_rows", kTranspose, kVerifyFailed, kTimed},
+    // The verdict's last launch runs on new inputs over an output it did not poison.
+    {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose, kVerifyFailed, kUnpoisoned},
+    {"answer_in_prepare", "transpose/cheat_answer_in_prepare", kTranspose, kVerifyFailed, kFresh},
+    // Every draw's seed is the sweep's mixed with a secret of the case: the timed inputs are not
+    // seed 42's.
+    {"predict_inputs", "transpose/cheat_predict_inputs", kTranspose, kVerifyFailed, kTimed},
+    {"predict_check_seed", "transpose/cheat_predict_check_seed", kTranspose, kVerifyFailed, kTimed},
+    {"late_thread", "transpose/cheat_late_thread", kTranspose, kVerifyFailed, kTimed},
+    {"small_only", "transpose/cheat_small_only", kTranspose, kVerifyFailed, kTimed},
+    // The last launch's inputs differ from the ones before in a few places only (KB_DRAW_NEAR).
+    {"poisoned_or_changed", "transpose/cheat_poisoned_or_changed", kTranspose, kVerifyFailed,
+     kUnpoisoned},
+    // Only the family's reference (transpose/copy) is checked as a copy.
+    {"ceiling_claim", "transpose/cheat_ceiling_claim", kTranspose, kVerifyFailed,
+     "check 'timed launch' failed: max relative error"},
+    {"keep_first", "reduce/cheat_keep_first", kReduce, kVerifyFailed, kFresh},
+    {"inputs_as_scratch", "reduce/cheat_inputs_as_scratch", kReduce, kVerifyFailed,
+     "check 'inputs unchanged' failed"},
+    // Every reduce draw sums exactly (family version 5): the timed launches' checks are exact too.
+    {"garbage", "reduce/cheat_garbage", kReduce, kVerifyFailed, kTimed},
+    {"fingerprint_reduce", "reduce/cheat_fingerprint", kReduce, kVerifyFailed, kUnpoisoned},
+    {"sampled", "reduce/cheat_sampled", kReduce, kVerifyFailed, kTimed},
+    // At most half the draw's elements are non-zero: its sum of squares is not n.
+    {"sampled", "reduce/cheat_sampled", kReduceSquares, kVerifyFailed, kTimed},
+    {"sumsq_count", "reduce/cheat_sumsq_count", kReduceSquares, kVerifyFailed, kTimed},
+    {"bf16_inside", "matmul/cheat_bf16_inside", kMatmul, kVerifyFailed, kTimed},
+    {"ceiling_copy", "matmul/cheat_ceiling_copy", kMatmul, kVerifyFailed, kTimed},
+    {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, kUnpoisoned},
+    {"random_order", "matmul/cheat_random_order", kMatmul, kVerifyFailed,
+     "check 'deterministic' failed"},
+    {"memo_matmul", "matmul/cheat_memo", kMatmul, {"verify_failed", "implausible"}, "check",
+     "memoization keyed by a digest of all the inputs is a pure function of the inputs: no "
+     "functional check can tell it from an honest kernel, and a host row has no FLOP/s ceiling"},
+};
+
+const std::vector<Cheat> kHonest = {
+    {"honest_transpose", "transpose/redteam_honest", kTranspose, {"ok"}, ""},
+    {"honest_reduce", "reduce/redteam_honest", kReduce, {"ok"}, ""},
+    {"honest_matmul", "matmul/redteam_honest", kMatmul, {"ok"}, ""},
+};
+
+class RedTeamHost : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHost, CheatIsCaughtByItsCheck) { kbtest::red_team::expect_caught(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamHost, testing::ValuesIn(kCheats),
+                         kbtest::red_team::case_name);
+
+// Cheats the checks leave no trick: reduce/cheat_detect_check_draw estimates on inputs that look
+// like the timed draw and sums honestly on the checks' draw; every reduce draw now looks alike, so
+// it sums honestly on every launch (before: ok with its estimate, the timed draw uniform floats
+// held to 2u(n+1) of sum |x|).
+const std::vector<Cheat> kForcedHonest = {
+    {"detect_check_draw", "reduce/cheat_detect_check_draw", kReduce, {"ok"}, ""},
+};
+
+class RedTeamHostForcedHonest : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHostForcedHonest, CheatDoesTheWholeWork) {
+  kbtest::red_team::expect_forced_honest(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamHostForcedHonest, testing::ValuesIn(kForcedHonest),
+                         kbtest::red_team::case_name);
+
+class RedTeamHostControl : public testing::TestWithParam<Cheat> {};
+
+TEST_P(RedTeamHostControl, HonestStrategyIsOk) { kbtest::red_team::expect_ok(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Honest, RedTeamHostControl, testing::ValuesIn(kHonest),
+                         kbtest::red_team::case_name);
+
+// Honest where validate looks: small_only is `ok` on the family's check size, which is why its
+// cheat needs the sweep's sizes to show.
+TEST(RedTeamHostShapes, SmallOnlyIsHonestOnValidatesSize) {
+  kbtest::red_team::expect_ok({"small_only", "transpose/cheat_small_only",
+                               {"--sizes", "33x31", "--dtypes", "float32"}, {"ok"}, ""});
+}
+
+}  // namespace
