@@ -14,7 +14,8 @@ namespace kb {
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
 CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
-  return CaseKey(build_row(run.context, c, nullptr, {}, CaseOutcome{}), run.options.split);
+  return CaseKey(record_of(build_row(run.context, c, nullptr, {}, CaseOutcome{})),
+                 run.options.split);
 }
 
 CaseExecutor::~CaseExecutor() {
@@ -84,7 +85,7 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
     measured.l2_gbps = std::strtod(hello["l2_gbps"].c_str(), nullptr);
   }
   current_ = group_of(c);
-  run_.report.worker_started(
+  run_.progress.worker_started(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   return true;
 }
@@ -199,7 +200,7 @@ std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const CaseOu
     run_.stopping = true;
     return std::nullopt;
   }
-  run_.report.finished(row, outcome);
+  run_.progress.finished(row, outcome);
   return row;
 }
 

@@ -11,11 +11,11 @@
 #include "plan/plan.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/worker_process.hpp"
+#include "run_progress.hpp"
 #include "store/case_key.hpp"
 #include "store/results_store.hpp"
 #include "store/row_builder.hpp"
 #include "store/samples_writer.hpp"
-#include "sweep_report.hpp"
 
 #include <atomic>
 #include <exception>
@@ -33,7 +33,7 @@ struct SharedRun {
   const RunOptions& options;
   ResultsStore& store;
   SamplesWriter* samples;  // null without --samples-out
-  SweepReport& report;
+  RunProgress& progress;
   RunContext context;
   // Set when a lane cannot go on: a file could not be written, or kbench failed. The other lanes
   // stop after their case in flight.

@@ -22,13 +22,10 @@ namespace {
 
 struct VerdictOptions {
   std::string baseline_run, run, junit;
-  double min_effect_percent = 1, alpha = 0.05;
-  std::optional<double> fail_slower_percent;
-  // Whether any of them was given (a default given explicitly passes unseen): they mean nothing
-  // to a pivot.
+  GateOptions gate;
+  // Whether any of them was given: they mean nothing to a pivot.
   bool given() const {
-    return !baseline_run.empty() || !run.empty() || !junit.empty() || fail_slower_percent ||
-           min_effect_percent != 1 || alpha != 0.05;
+    return !baseline_run.empty() || !run.empty() || !junit.empty() || gate.given();
   }
 };
 
@@ -37,14 +34,9 @@ po::options_description verdict_options(VerdictOptions& o) {
   d.add_options()
       ("baseline-run", po::value(&o.baseline_run),
        "the run the others are held against (without it: two CSV files, the baseline first)")
-      ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)")
-      ("fail-slower",
-       po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
-       "exit 1 when a case is slower, with confidence, by more than PCT percent (default: "
-       "--min-effect); a case no longer ok, or missing, always fails")
-      ("min-effect", po::value(&o.min_effect_percent)->default_value(o.min_effect_percent),
-       "a smaller change, in percent, is 'same' however significant")
-      ("alpha", po::value(&o.alpha)->default_value(o.alpha), "significance of the rank test")
+      ("run", po::value(&o.run), "the candidate run (default: every run but the baseline)");
+  add_gate_options(d, o.gate);
+  d.add_options()
       ("junit", po::value(&o.junit), "also write the verdicts as JUnit XML to this file");
   return d;
 }
@@ -56,7 +48,7 @@ std::string list_runs(const std::set<std::string>& runs) {
 }
 
 struct Sides {
-  std::vector<ResultRow> baseline, candidate;
+  std::vector<ResultRecord> baseline, candidate;
   std::string baseline_label, candidate_label;
 };
 
@@ -64,27 +56,27 @@ struct Sides {
 Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   if (selection.files.empty()) throw InputError("name the results CSV files to compare");
   Sides sides;
-  std::vector<std::vector<ResultRow>> files;
-  std::vector<ResultRow> all;
+  std::vector<std::vector<ResultRecord>> files;
+  std::vector<ResultRecord> all;
   for (const auto& file : selection.files) {
     files.push_back(read_results_files({file}));
     all.insert(all.end(), files.back().begin(), files.back().end());
   }
   select_rows(all, selection.families, selection.plugin_globs);  // an unknown filter is an error
-  const auto keep = [&](const ResultRow& row) {
+  const auto keep = [&](const ResultRecord& row) {
     return row_selected(row, selection.families, selection.plugin_globs);
   };
   std::set<std::string> candidate_runs;
   if (!o.baseline_run.empty()) {
     std::set<std::string> runs;
     for (const auto& row : all) {
-      runs.insert(row.get("run_id"));
+      runs.insert(row.run_id);
       if (!keep(row)) continue;
-      if (row.get("run_id") == o.baseline_run) {
+      if (row.run_id == o.baseline_run) {
         sides.baseline.push_back(row);
-      } else if (o.run.empty() || row.get("run_id") == o.run) {
+      } else if (o.run.empty() || row.run_id == o.run) {
         sides.candidate.push_back(row);
-        candidate_runs.insert(row.get("run_id"));
+        candidate_runs.insert(row.run_id);
       }
     }
     for (const auto& wanted : {o.baseline_run, o.run}) {
@@ -102,9 +94,9 @@ Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
       if (keep(row)) sides.baseline.push_back(row);
     }
     for (const auto& row : files[1]) {
-      if (!keep(row) || (!o.run.empty() && row.get("run_id") != o.run)) continue;
+      if (!keep(row) || (!o.run.empty() && row.run_id != o.run)) continue;
       sides.candidate.push_back(row);
-      candidate_runs.insert(row.get("run_id"));
+      candidate_runs.insert(row.run_id);
     }
     sides.baseline_label = selection.files[0];
   }
@@ -121,16 +113,9 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
     throw InputError("unknown --format '" + format +
                      "' for verdicts (markdown, json or benchmark-action)");
   }
-  if (!(o.alpha > 0 && o.alpha < 1)) throw InputError("--alpha must lie between 0 and 1");
-  if (!(o.min_effect_percent >= 0) || !(o.fail_slower_percent.value_or(0) >= 0)) {
-    throw InputError("--min-effect and --fail-slower must be percentages of 0 or more");
-  }
+  const GateRequest request = o.gate.request();
   // Created at once: a path that cannot be a file is refused before any work.
   if (!o.junit.empty()) write_output_file(o.junit, "", "JUnit file");
-  GateRequest request;
-  request.alpha = o.alpha;
-  request.min_effect = o.min_effect_percent / 100;
-  if (o.fail_slower_percent) request.fail_slower = *o.fail_slower_percent / 100;
   const Sides sides = sides_of(selection, o);
   Gate result = gate(sides.baseline, sides.candidate, request);
   result.baseline_label = sides.baseline_label;

@@ -154,6 +154,33 @@ po::parsed_options parse_command_line(const std::vector<std::string>& args,
       .run();
 }
 
+bool GateOptions::given() const {
+  return fail_slower_percent || min_effect_percent != 1 || alpha != 0.05;
+}
+
+GateRequest GateOptions::request() const {
+  if (!(alpha > 0 && alpha < 1)) throw InputError("--alpha must lie between 0 and 1");
+  if (!(min_effect_percent >= 0) || !(fail_slower_percent.value_or(0) >= 0)) {
+    throw InputError("--min-effect and --fail-slower must be percentages of 0 or more");
+  }
+  GateRequest request;
+  request.alpha = alpha;
+  request.min_effect = min_effect_percent / 100;
+  if (fail_slower_percent) request.fail_slower = *fail_slower_percent / 100;
+  return request;
+}
+
+void add_gate_options(po::options_description& description, GateOptions& o) {
+  description.add_options()
+      ("fail-slower",
+       po::value<double>()->notifier([&o](double pct) { o.fail_slower_percent = pct; }),
+       "exit 1 when a case is slower, with confidence, by more than PCT percent (default: "
+       "--min-effect); a case no longer ok, or missing, always fails")
+      ("min-effect", po::value(&o.min_effect_percent)->default_value(o.min_effect_percent),
+       "a smaller change, in percent, is 'same' however significant")
+      ("alpha", po::value(&o.alpha)->default_value(o.alpha), "significance of the rank test");
+}
+
 bool parse_results_command(const std::vector<std::string>& args,
                            const po::options_description& description, const char* command,
                            const char* usage) {

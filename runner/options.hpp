@@ -1,11 +1,13 @@
 // Command-line and config-file options (Boost.Program_options) shared by the commands.
 #pragma once
 
+#include "analysis/regression_gate.hpp"
 #include "measure/timing_options.hpp"
 #include "plan/plan.hpp"
 
 #include <boost/program_options.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,19 @@ po::options_description row_selection_options(RowSelection& selection);
 bool parse_results_command(const std::vector<std::string>& args,
                            const po::options_description& description, const char* command,
                            const char* usage);
+
+// The gate's rule (docs/nightly.md), as `compare` takes it for its verdicts and `report --history`
+// for the regressions it marks: one set of options, so that both mark the same cases.
+struct GateOptions {
+  double min_effect_percent = 1, alpha = 0.05;
+  std::optional<double> fail_slower_percent;
+  // Whether any differs from its default (a default given explicitly passes unseen).
+  bool given() const;
+  // The request; InputError for an alpha outside (0, 1) or a negative percentage.
+  GateRequest request() const;
+};
+// Adds --fail-slower, --min-effect and --alpha to `description`.
+void add_gate_options(po::options_description& description, GateOptions& options);
 
 // The items of repeatable, comma-separated options (--family a,b --family c), each once; an empty
 // or repeated item is an InputError.

@@ -1,48 +1,79 @@
-// `kbench report`: a markdown report with PNG plots, drawn by gnuplot, from results CSV files.
+// `kbench report`: a markdown report with PNG plots, drawn by gnuplot, from results CSV files;
+// with --html, beside them, the same report as one self-contained page to explore.
 #include "analysis/history.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "protocol/plugin_probe.hpp"
 #include "report/gnuplot.hpp"
 #include "report/history_report.hpp"
+#include "report/html_history.hpp"
+#include "report/html_report.hpp"
 #include "report/report.hpp"
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace kb {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw InputError("cannot read back '" + path + "'");
+  return text.str();
+}
+
+}  // namespace
 
 int report_command(const std::vector<std::string>& args) {
   RowSelection selection;
-  std::string dir;
+  std::string dir, html;
   bool trend = false;
+  GateOptions gate_options;
   po::options_description description("kbench report");
   description.add_options()
       ("help,h", "show this help")
       ("output,o", po::value(&dir)->required(), "folder for report.md, the plots and their scripts")
+      ("html", po::value(&html),
+       "also write the report as one self-contained HTML file to explore (charts to hover, "
+       "plugins to toggle), e.g. DIR/report.html")
       ("history", po::bool_switch(&trend),
        "instead: the nightly runs' trend (DIR/history.md), a plot per family with the "
        "regressions the gate found between consecutive runs");
+  po::options_description gate("The gate of --history (as kbench compare's)");
+  add_gate_options(gate, gate_options);
   std::vector<std::string> plugin_dirs;
-  description.add(row_selection_options(selection)).add(plugin_path_options(plugin_dirs));
+  description.add(gate).add(row_selection_options(selection)).add(plugin_path_options(plugin_dirs));
   if (!parse_results_command(args, description, "report",
-                             "Usage: kbench report CSV... -o DIR [--history] [options]")) {
+                             "Usage: kbench report CSV... -o DIR [--html FILE] [--history "
+                             "[--fail-slower PCT]] [options]")) {
     return 0;
   }
+  if (!trend && gate_options.given()) {
+    throw InputError("--fail-slower, --min-effect and --alpha are for --history");
+  }
+  const GateRequest request = gate_options.request();
   const auto rows = select_rows(read_results_files(selection.files), selection.families,
                                 selection.plugin_globs);
-  const GateRequest gate;
   std::vector<std::string> scripts;
   if (trend) {
-    scripts = write_history(history(rows, gate), gate, dir);
+    const History h = history(rows, request);
+    scripts = write_history(h, request, dir);
+    if (!html.empty()) write_html_history(h, rows, request, html);
   } else {
     // The families' headlines and references, as the plugins found describe them.
     const Discovery found =
         PluginProbe(executable_path(), 60).discover(plugin_search_path(plugin_dirs));
-    scripts = write_report(rows, FamilyTable(found.families, found.plugins), dir);
+    const FamilyTable families(found.families, found.plugins);
+    scripts = write_report(rows, families, dir);
+    if (!html.empty()) write_html_report(rows, families, read_text(dir + "/report.md"), html);
   }
-  const std::string written = dir + (trend ? "/history.md" : "/report.md");
+  const std::string written =
+      dir + (trend ? "/history.md" : "/report.md") + (html.empty() ? "" : ", " + html);
   if (run_gnuplot(dir, scripts)) {
     std::cout << "wrote " << written << " and " << scripts.size() << " plot(s)\n";
   } else {

@@ -14,12 +14,13 @@
 #include "plugin_selection.hpp"
 #include "protocol/plugin_probe.hpp"
 #include "resume.hpp"
+#include "run_progress.hpp"
 #include "store/case_key.hpp"
+#include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "store/row_builder.hpp"
 #include "store/run_lock.hpp"
 #include "store/samples_writer.hpp"
-#include "sweep_report.hpp"
 #include "tune/best_configs.hpp"
 #include "tune/plan_tuned.hpp"
 #include "util/input_error.hpp"
@@ -70,10 +71,10 @@ void run_lane(SharedRun& run, int lane, CaseQueue& queue, std::optional<int> dev
     if (run.stopped()) break;
     const PlannedCase& c = *next;
     if (done.count(key_of(run, c))) {
-      run.report.skipped_resumed();
+      run.progress.skipped_resumed();
       continue;
     }
-    run.report.started(describe_case(c));
+    run.progress.started(describe_case(c));
     if (!executor.execute(c) && interrupted()) break;
   }
 }
@@ -177,12 +178,12 @@ int run_command(const std::vector<std::string>& args) {
       "\n";
   set_last_words(last_words.c_str());
 
-  SweepReport report(plan.cases.size());
+  RunProgress progress(plan.cases.size());
   std::set<CaseKey> done;
-  SharedRun shared{options, store, samples.get(), report, context};
+  SharedRun shared{options, store, samples.get(), progress, context};
   if (!options.run_id.empty()) {
-    for (const auto& row : read_results(options.output)) {
-      if (row.get("run_id") == context.run_id) done.insert(CaseKey(row, options.split));
+    for (const auto& record : read_records(options.output)) {
+      if (record.run_id == context.run_id) done.insert(CaseKey(record, options.split));
     }
     // Without --resume, a case the run already has would get a second row.
     const auto repeated = std::count_if(plan.cases.begin(), plan.cases.end(),
@@ -239,7 +240,7 @@ int run_command(const std::vector<std::string>& args) {
     ++lane;
   }
   for (auto& t : threads) t.join();
-  const int code = report.close();
+  const int code = progress.close();
   if (shared.internal_error) {
     // main says what failed; the cases not run yet have no row, so the run resumes.
     std::cerr << "kbench: the run stopped; the CSV holds every finished case. Resume with:\n  "

@@ -14,6 +14,7 @@
 #include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
 #include "resume.hpp"
+#include "store/result_record.hpp"
 #include "store/result_selection.hpp"
 #include "store/results_store.hpp"
 #include "store/run_lock.hpp"
@@ -38,11 +39,10 @@ namespace {
 // Thrown by a search's objective when the tune must stop: interrupted, or a row not written.
 struct TuneStopped {};
 
-Cost cost_of(const ResultRow& row) {
-  if (row.get("status") != "ok") return std::nullopt;
-  return cell_number(row.get("median_us"));
+Cost cost_of(const ResultRecord& row) {
+  if (!row.ok()) return std::nullopt;
+  return row.median_us;
 }
-
 
 // One problem: a plugin's configurations for one data type, operation and shape on one device.
 struct Problem {
@@ -58,7 +58,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
   std::vector<Problem> problems;
   std::vector<std::map<Configuration, PlannedCase>> configurations;
   for (const auto& c : plan.cases) {
-    const ResultRow row = build_row(context, c, nullptr, {}, {});
+    const ResultRecord row = record_of(build_row(context, c, nullptr, {}, {}));
     const BestKey key = best_key(row);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
       return p.key == key && p.device == c.request.device;
@@ -70,7 +70,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
     }
     auto& mine = configurations[static_cast<std::size_t>(it - problems.begin())];
     if (!c.outcome) {
-      mine.emplace(Configuration{row.get("block"), row.get("params")}, c);
+      mine.emplace(Configuration{row.block, row.params}, c);
     } else if (it->refused.empty()) {
       it->refused = std::string(status_name(c.outcome->status)) +
                     (c.outcome->message.empty() ? "" : ": " + c.outcome->message);
@@ -91,7 +91,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
 // What the search of one problem found.
 struct Tuned {
   const Problem* problem = nullptr;
-  std::vector<std::optional<ResultRow>> rows;  // per point, once evaluated
+  std::vector<std::optional<ResultRecord>> rows;  // per point, once evaluated
   std::size_t evaluations = 0;
   std::optional<std::size_t> best;  // the point
   std::size_t found_at = 0;         // the evaluation (from 1) that found it
@@ -103,18 +103,19 @@ struct Tuned {
 // (interrupted, or a row not written) leaves the search incomplete.
 Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const TuneOptions& options,
                      SharedRun& shared, CaseExecutor& executor,
-                     const std::map<CaseKey, ResultRow>& measured) {
-  Tuned t{&p, std::vector<std::optional<ResultRow>>(p.space.size()), 0, {}, 0, false};
+                     const std::map<CaseKey, ResultRecord>& measured) {
+  Tuned t{&p, std::vector<std::optional<ResultRecord>>(p.space.size()), 0, {}, 0, false};
   const auto objective = [&](std::size_t point) -> Cost {
     const PlannedCase& c = p.cases[point];
     if (const auto it = measured.find(key_of(shared, c)); it != measured.end()) {
-      shared.report.skipped_resumed();
+      shared.progress.skipped_resumed();
       t.rows[point] = it->second;
     } else {
       if (shared.stopped()) throw TuneStopped{};
-      shared.report.started(describe_case(c));
-      t.rows[point] = executor.execute(c);
-      if (!t.rows[point]) throw TuneStopped{};
+      shared.progress.started(describe_case(c));
+      const std::optional<ResultRow> row = executor.execute(c);
+      if (!row) throw TuneStopped{};
+      t.rows[point] = record_of(*row);
     }
     return cost_of(*t.rows[point]);
   };
@@ -136,11 +137,10 @@ Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const Tun
 
 // The least ok median in the CSV of the problem of `best` — same GPU model, plugin version,
 // inputs and cache, any configuration and any run — for the distance of a tune's best from it.
-std::optional<double> best_seen(const std::vector<ResultRow>& rows, const ResultRow& best) {
+std::optional<double> best_seen(const std::vector<ResultRecord>& rows, const ResultRecord& best) {
   std::optional<double> least;
   for (const auto& row : rows) {
-    if (!(best_key(row) == best_key(best)) || row.get("seed") != best.get("seed") ||
-        row.get("cache") != best.get("cache")) {
+    if (!(best_key(row) == best_key(best)) || row.seed != best.seed || row.cache != best.cache) {
       continue;
     }
     const Cost cost = cost_of(row);
@@ -149,7 +149,7 @@ std::optional<double> best_seen(const std::vector<ResultRow>& rows, const Result
   return least;
 }
 
-void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRow>& rows) {
+void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRecord>& rows) {
   MarkdownTable table({"problem", "best configuration", "median us", "found at", "evaluations",
                        "configurations", "best seen us", "distance"},
                       2);
@@ -162,10 +162,10 @@ void print_tuned(const std::vector<Tuned>& tuned, const std::vector<ResultRow>& 
                      std::to_string(p.space.size()), "", ""});
       continue;
     }
-    const ResultRow& row = *t.rows[*t.best];
+    const ResultRecord& row = *t.rows[*t.best];
     const double median = *cost_of(row);
     const auto seen = best_seen(rows, row).value_or(median);
-    table.add_row({p.key.problem(), p.space.describe(*t.best), row.get("median_us"),
+    table.add_row({p.key.problem(), p.space.describe(*t.best), significant_text(median),
                    std::to_string(t.found_at), evaluations, std::to_string(p.space.size()),
                    fixed_text(seen, 3), "+" + fixed_text(100 * (median / seen - 1), 1) + "%"});
   }
@@ -176,10 +176,10 @@ std::vector<BestConfig> best_configs(const std::vector<Tuned>& tuned, const Tune
   std::vector<BestConfig> entries;
   for (const auto& t : tuned) {
     if (!t.complete || !t.best) continue;
-    const ResultRow& row = *t.rows[*t.best];
+    const ResultRecord& row = *t.rows[*t.best];
     entries.push_back({best_key(row), t.problem->space.configuration(*t.best), *cost_of(row),
-                       row.get("run_id"), options.strategies.front(), options.seed, t.found_at,
-                       t.problem->space.size(), row.get("timestamp_utc")});
+                       row.run_id, options.strategies.front(), options.seed, t.found_at,
+                       t.problem->space.size(), row.timestamp_utc});
   }
   return entries;
 }
@@ -300,16 +300,14 @@ int tune_command(const std::vector<std::string>& args) {
   for (const auto& p : problems) {
     planned += options.budget ? std::min(options.budget, p.space.size()) : p.space.size();
   }
-  SweepReport report(planned);
-  SharedRun shared{run, store, nullptr, report, context};
+  RunProgress progress(planned);
+  SharedRun shared{run, store, nullptr, progress, context};
   // A resumed tune reads the configurations its run id measured back instead of running them:
   // with the same seed its strategies take the same path, at no cost, to where it stopped.
-  std::map<CaseKey, ResultRow> measured;
+  std::map<CaseKey, ResultRecord> measured;
   if (!run.run_id.empty()) {
-    for (auto& row : read_results(run.output)) {
-      if (row.get("run_id") == context.run_id) {
-        measured.emplace(CaseKey(row, false), std::move(row));
-      }
+    for (auto& row : read_records(run.output)) {
+      if (row.run_id == context.run_id) measured.emplace(CaseKey(row, false), std::move(row));
     }
     std::size_t repeated = 0, configurations = 0;
     for (const auto& p : problems) {
@@ -343,8 +341,8 @@ int tune_command(const std::vector<std::string>& args) {
       if (!tuned.back().complete) break;
     }
   }
-  report.close(SweepReport::CaseTable::hidden);
-  print_tuned(tuned, read_results(run.output));
+  progress.close(RunProgress::CaseTable::hidden);
+  print_tuned(tuned, read_records(run.output));
   if (!shared.write_error.empty()) {
     std::cerr << "kbench: " << shared.write_error
               << "; not recorded: " << shared.not_recorded.front()

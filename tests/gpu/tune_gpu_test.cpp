@@ -1,4 +1,4 @@
-// Issue 17 on a GPU: `kbench tune` of a CUDA plugin keys its best configurations by the GPU model
+// On a GPU: `kbench tune` of a CUDA plugin keys its best configurations by the GPU model
 // it ran on, and `kbench run --best` on that GPU finds them and runs them — the path the host
 // tests (a host plugin, whose entries name no GPU) cannot take.
 #include "../support/kbench_process.hpp"

@@ -3,7 +3,9 @@
 // from the checks (docs/red-team.md), to confirm on a GPU.
 #include "red_team/red_team.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <string>
 
 namespace {
 
@@ -32,10 +34,6 @@ const std::vector<Cheat> kCheats = {
      {"--sizes", "2048", "--dtypes", "float32"}, {"implausible"}, "check",
      "predicted: a held sample times only what is left of kernels that ran while the host "
      "enqueued them; the back-to-back time disagrees, but that self-check only writes a note"},
-    // Its input pinned in persisting L2, so a --cold sample is warm: held to DRAM's rate.
-    {"l2_persist", "reduce/cheat_l2_persist",
-     {"--sizes", "2^23", "--dtypes", "float32", "--ops", "sum", "--cold"}, {"implausible"},
-     "bandwidth check"},
 };
 
 // The stem and the size, in the characters a test name may hold.
@@ -55,5 +53,24 @@ TEST_P(RedTeamGpu, CheatIsCaughtByItsCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamGpu, testing::ValuesIn(kCheats), gpu_case_name);
+
+// Its input pinned in persisting L2, so that a --cold sample would read it warm. The runner
+// resets the persisting lines before each cold sample, so the trick buys nothing: the row is `ok`
+// and its rate stays under what DRAM delivers (H100: 1213 GB/s against a 2880 GB/s read).
+TEST(RedTeamGpuNeutralised, PersistingL2GainsNothingInAColdSample) {
+  KBTEST_REQUIRE_GPU();
+  const kbtest::red_team::Cheat c{"l2_persist", "reduce/cheat_l2_persist",
+                                  {"--sizes", "2^23", "--dtypes", "float32", "--ops", "sum",
+                                   "--cold"},
+                                  {"ok"},
+                                  ""};
+  const kbtest::Run run = kbtest::red_team::run_alone(c);
+  ASSERT_EQ(run.rows.size(), 1u) << run.output << run.csv_error;
+  const kbtest::Row& row = run.rows.front();
+  EXPECT_EQ(row.at("status"), "ok") << row.at("message");
+  EXPECT_LT(std::stod(row.at("gbps")),
+            std::max(std::stod(row.at("read_gbps")), std::stod(row.at("copy_gbps"))))
+      << run.output;
+}
 
 }  // namespace

@@ -3,7 +3,7 @@
 // the median, as the runner writes them).
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <string>
 
@@ -50,6 +50,12 @@ inline kb::ResultRow case_row(const Card& card, const CaseSpec& c,
   r.set("flops", std::to_string(c.flops));
   r.set("metrics", c.metrics);
   return r;
+}
+
+// The same row read back, as the analysis takes it.
+inline kb::ResultRecord case_record(const Card& card, const CaseSpec& c,
+                                    const std::string& timestamp = "2026-01-01T00:00:00Z") {
+  return kb::record_of(case_row(card, c, timestamp));
 }
 
 }  // namespace kbtest

@@ -64,4 +64,21 @@ inline std::vector<double> scaled(std::vector<double> medians, double factor) {
   return medians;
 }
 
+// Four nights, one a day; case 2048 gets 10% slower on the third and stays so. The run ids sort
+// against the order they ran in, which the history must follow.
+inline std::vector<kb::ResultRow> four_nights() {
+  const std::vector<std::string> ids = {"zeta", "epsilon", "delta", "alpha"};
+  std::vector<kb::ResultRow> rows;
+  for (int night = 0; night < 4; ++night) {
+    const std::string stamp = "2026-11-1" + std::to_string(night) + "T02:00:00Z";
+    const double slowdown = night >= 2 ? 4.4 : 4;
+    for (const auto& c :
+         {shaped("1024", kSteadyFive), shaped("2048", scaled(kSteadyFive, slowdown))}) {
+      const auto more = night_rows(ids[night], c, stamp);
+      rows.insert(rows.end(), more.begin(), more.end());
+    }
+  }
+  return rows;
+}
+
 }  // namespace kbtest

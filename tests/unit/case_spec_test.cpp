@@ -62,8 +62,8 @@ TEST(CaseSpec, BroadcastsOneNumberToTheFamilyRank) {
   EXPECT_THROW(broadcast(parse_sizes("3x4")[0], 3), InputError);
 }
 
-// Issue 19: size arithmetic wrapped (2^62 four times plus 5 read as 5), and a shape whose element
-// count overflows reached the plugins.
+// Size arithmetic that would wrap (2^62 four times plus 5) and a shape whose element count
+// overflows are refused before any plugin sees them.
 TEST(CaseSpec, SizeArithmeticAndElementCountsNeverOverflow) {
   for (const char* bad : {"2^62+2^62+2^62+2^62+5", "9223372036854775807+1", "2^63",
                           "99999999999999999999", "0-9223372036854775807-2", "2^40x2^40",
@@ -85,7 +85,7 @@ TEST(CaseSpec, SizeArithmeticAndElementCountsNeverOverflow) {
   EXPECT_EQ(format_extent(broadcast(parse_sizes("2^19").at(0), 3)), "524288x524288x524288");
 }
 
-// Issue 19: an empty item or a repeated data type was dropped or doubled silently.
+// An empty item or a repeated data type is refused, never dropped or doubled silently.
 TEST(CaseSpec, EmptyItemsAndRepeatedDataTypesAreRefused) {
   for (const char* bad : {",", "int32,", ",int32", "int32,,float32", " "}) {
     EXPECT_THROW(parse_dtypes(bad), InputError) << "'" << bad << "'";

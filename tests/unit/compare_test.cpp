@@ -1,11 +1,9 @@
-// `kbench compare`: the pivot rules on synthetic rows, and the exact output of one small table.
+// `kbench compare`'s pivot rules on synthetic rows (the command's output: tests/process).
 #include "analysis/comparison.hpp"
 #include "report/comparison_format.hpp"
-#include "store/results_store.hpp"
-#include "support/kbench_process.hpp"
+#include "support/compare_rows.hpp"
+#include "support/records.hpp"
 #include "util/input_error.hpp"
-
-#include <boost/filesystem.hpp>
 
 #include <gtest/gtest.h>
 
@@ -14,45 +12,11 @@
 namespace kb {
 namespace {
 
-struct Case {
-  std::string gpu = "NVIDIA H100", uuid = "GPU-aaaaaaaa-1";
-  std::string plugin = "transpose/fast", shape = "1024x1024", block = "-";
-  std::string status = "ok", median_us = "100", noise = "0.005";
-  std::string timestamp = "2026-01-01T00:00:00Z", run = "run-1", dtype = "float32";
-};
-
-ResultRow make_row(const Case& c) {
-  ResultRow row;
-  row.set("timestamp_utc", c.timestamp);
-  row.set("run_id", c.run);
-  row.set("gpu_name", c.gpu);
-  row.set("gpu_uuid", c.uuid);
-  row.set("family", c.plugin.substr(0, c.plugin.find('/')));
-  row.set("plugin", c.plugin);
-  row.set("dtype", c.dtype);
-  row.set("shape", c.shape);
-  row.set("block", c.block);
-  row.set("cache", "hot");
-  row.set("status", c.status);
-  if (c.status == "ok") {
-    row.set("median_us", c.median_us);
-    row.set("noise", c.noise);
-    row.set("gbps", std::to_string(1e4 / std::stod(c.median_us)));
-  }
-  return row;
-}
-
-Case on(const std::string& gpu, const std::string& uuid, Case c = {}) {
-  c.gpu = gpu;
-  c.uuid = uuid;
-  return c;
-}
-
-Case with(Case c, const std::string& shape, const std::string& median_us) {
-  c.shape = shape;
-  c.median_us = median_us;
-  return c;
-}
+using kbtest::Case;
+using kbtest::make_row;
+using kbtest::on;
+using kbtest::records_of;
+using kbtest::with;
 
 const PivotRow& row_of(const PivotTable& table, const std::string& shape) {
   const auto at = std::find(table.key_columns.begin(), table.key_columns.end(), "shape") -
@@ -65,8 +29,8 @@ const PivotRow& row_of(const PivotTable& table, const std::string& shape) {
 
 TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50")),
-                                   make_row(with(h100, "2048", "100")), make_row(with(h200, "2048", "200"))},
+  const auto comparison = compare(records_of({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50")),
+                                   make_row(with(h100, "2048", "100")), make_row(with(h200, "2048", "200"))}),
                                   {CompareBy::gpu, Metric::time, ""});
   ASSERT_EQ(comparison.tables.size(), 1u);
   const PivotTable& table = comparison.tables.front();
@@ -93,7 +57,7 @@ TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
     rows.push_back(make_row(with(h200, shape + "x2", bad)));
   }
   for (const Metric metric : {Metric::time, Metric::gbps}) {
-    const auto comparison = compare(rows, {CompareBy::gpu, metric, ""});
+    const auto comparison = compare(records_of(rows), {CompareBy::gpu, metric, ""});
     const PivotTable& table = comparison.tables.front();
     EXPECT_DOUBLE_EQ(*table.geomean[1], 2.0);  // the one measured case alone
     for (const auto& row : table.rows) {
@@ -107,7 +71,7 @@ TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
 
 TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  const auto comparison = compare({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))},
+  const auto comparison = compare(records_of({make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))}),
                                   {CompareBy::gpu, Metric::gbps, ""});
   EXPECT_NEAR(*comparison.tables[0].rows[0].cells[1].speedup, 2.0, 1e-9);
 }
@@ -115,9 +79,9 @@ TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {
 TEST(Compare, MissingAndFailedCellsHaveNoSpeedup) {
   Case crashed = on("NVIDIA H200", "GPU-2", with({}, "2048", "1"));
   crashed.status = "crashed";
-  const auto comparison = compare({make_row(with(on("NVIDIA H100", "GPU-1"), "1024", "100")),
+  const auto comparison = compare(records_of({make_row(with(on("NVIDIA H100", "GPU-1"), "1024", "100")),
                                    make_row(with(on("NVIDIA H100", "GPU-1"), "2048", "100")),
-                                   make_row(crashed)},
+                                   make_row(crashed)}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotTable& table = comparison.tables.front();
   EXPECT_EQ(row_of(table, "1024").cells[1].state, PivotCell::State::missing);
@@ -129,10 +93,10 @@ TEST(Compare, MissingAndFailedCellsHaveNoSpeedup) {
 TEST(Compare, DifferencesInsideTheNoiseAreMarked) {
   Case a = on("A", "GPU-1", with({}, "1", "100")), b = on("B", "GPU-2", with({}, "1", "101"));
   a.noise = b.noise = "0.006";  // 1% apart, 1.2% of noise together
-  auto comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  auto comparison = compare(records_of({make_row(a), make_row(b)}), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
   a.noise = b.noise = "0.004";  // 0.8% of noise together
-  comparison = compare({make_row(a), make_row(b)}, {CompareBy::gpu, Metric::time, ""});
+  comparison = compare(records_of({make_row(a), make_row(b)}), {CompareBy::gpu, Metric::time, ""});
   EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
 }
 
@@ -142,7 +106,7 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
   late.timestamp = "2026-01-03T00:00:00Z";
   late.median_us = "200";
   // Read order must not matter: the later timestamp comes first in the file here.
-  const auto comparison = compare({make_row(late), make_row(early), make_row(other)},
+  const auto comparison = compare(records_of({make_row(late), make_row(early), make_row(other)}),
                                   {CompareBy::gpu, Metric::time, ""});
   EXPECT_DOUBLE_EQ(comparison.tables[0].rows[0].cells[0].value, 200);
 }
@@ -160,32 +124,32 @@ TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJouleByTheBound) {
   h200.set("energy_j", "0.4");
   h200.set("gb_per_j", "5.000");
   h200.set("gflop_per_j", "1.250");
-  const auto energy = compare({h100, h200}, {CompareBy::gpu, Metric::energy, ""});
+  const auto energy = compare(records_of({h100, h200}), {CompareBy::gpu, Metric::energy, ""});
   EXPECT_DOUBLE_EQ(energy.tables[0].rows[0].cells[1].value, 0.4);
   EXPECT_DOUBLE_EQ(*energy.tables[0].rows[0].cells[1].speedup, 1.25);  // less energy: better
   // A memory-bound case is worth its bytes per joule.
-  const auto efficiency = compare({h100, h200}, {CompareBy::gpu, Metric::efficiency, ""});
+  const auto efficiency = compare(records_of({h100, h200}), {CompareBy::gpu, Metric::efficiency, ""});
   EXPECT_DOUBLE_EQ(efficiency.tables[0].rows[0].cells[0].value, 4.0);
   EXPECT_DOUBLE_EQ(*efficiency.tables[0].rows[0].cells[1].speedup, 1.25);
   // A compute-bound one its flops.
   h100.set("peak", "fp32");
   h100.set("flops", "10000000000");
-  EXPECT_EQ(metric_value(h100, Metric::efficiency), 1.0);
+  EXPECT_EQ(metric_value(record_of(h100), Metric::efficiency), 1.0);
 }
 
 TEST(Compare, ByDeviceTellsCardsSharingANameApartByUuid) {
-  const auto comparison = compare({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
-                                   make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))},
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H200", "GPU-11111111-aaaa")),
+                                   make_row(on("NVIDIA H200", "GPU-22222222-bbbb"))}),
                                   {CompareBy::device, Metric::time, ""});
   EXPECT_EQ(comparison.tables[0].columns,
             (std::vector<std::string>{"NVIDIA H200 GPU-11111111", "NVIDIA H200 GPU-22222222"}));
 }
 
 TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
-  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
                                    make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
                                    make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
-                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))},
+                                   make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "52")))}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotTable& table = comparison.tables.front();
   ASSERT_EQ(table.columns, (std::vector<std::string>{"NVIDIA H100", "NVIDIA H200"}));
@@ -200,15 +164,15 @@ TEST(Compare, ByGpuPoolsTheCardsOfAModelIntoTheirMedian) {
 
 TEST(Compare, TheSpreadBetweenCardsIsNoise) {
   // 4% apart: inside the H100 cards' spread of 10%, so not a finding.
-  auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+  auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
                              make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "110"))),
                              make_row(on("NVIDIA H100", "GPU-3", with({}, "1", "104"))),
-                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))},
+                             make_row(on("NVIDIA H200", "GPU-4", with({}, "1", "100")))}),
                             {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.tables[0].rows[0].cells[1].within_noise);
   // The same rows by device: each card against the first, inside its rows' noise alone.
-  comparison = compare({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
-                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))},
+  comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1", with({}, "1", "100"))),
+                        make_row(on("NVIDIA H100", "GPU-2", with({}, "1", "104")))}),
                        {CompareBy::device, Metric::time, ""});
   EXPECT_FALSE(comparison.tables[0].rows[0].cells[1].within_noise);
 }
@@ -220,14 +184,14 @@ TEST(Compare, EachCardCountsWithItsLatestRowAndFailedCardsAreLeftOut) {
   latest.median_us = "100";
   Case crashed = on("NVIDIA H100", "GPU-2", with({}, "1", "1"));
   crashed.status = "crashed";
-  const auto comparison = compare({make_row(latest), make_row(old), make_row(crashed)},
+  const auto comparison = compare(records_of({make_row(latest), make_row(old), make_row(crashed)}),
                                   {CompareBy::gpu, Metric::time, ""});
   const PivotCell& cell = comparison.tables[0].rows[0].cells[0];
   EXPECT_EQ(cell.state, PivotCell::State::ok);
   EXPECT_DOUBLE_EQ(cell.value, 100);
   EXPECT_EQ(cell.cards, 1u);
   // With no card passing, the cell is the latest failure.
-  const auto failed = compare({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))},
+  const auto failed = compare(records_of({make_row(crashed), make_row(on("NVIDIA H200", "GPU-3"))}),
                               {CompareBy::gpu, Metric::time, ""});
   EXPECT_EQ(failed.tables[0].rows[0].cells[0].status, "crashed");
 }
@@ -241,7 +205,7 @@ TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
   naive_fast.median_us = "100";
   Case matmul = with({}, "64x64x64", "10");
   matmul.plugin = "matmul/cublas";
-  const auto comparison = compare({make_row(copy), make_row(naive), make_row(naive_fast), make_row(matmul)},
+  const auto comparison = compare(records_of({make_row(copy), make_row(naive), make_row(naive_fast), make_row(matmul)}),
                                   {CompareBy::plugin, Metric::time, "copy"});
   ASSERT_EQ(comparison.tables.size(), 2u);
   const PivotTable& transpose = comparison.tables[1];
@@ -254,14 +218,14 @@ TEST(Compare, ByPluginMakesATablePerFamilyWithTheBestBlock) {
 
 TEST(Compare, AnUnknownBaselineNamesItAndTheColumns) {
   try {
-    compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+    compare(records_of({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))}),
             {CompareBy::gpu, Metric::time, "A100"});
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(), "unknown baseline 'A100'; the columns are NVIDIA H100, NVIDIA H200");
   }
   // A text only one column contains is enough.
-  const auto comparison = compare({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))},
+  const auto comparison = compare(records_of({make_row(on("NVIDIA H100", "GPU-1")), make_row(on("NVIDIA H200", "GPU-2"))}),
                                   {CompareBy::gpu, Metric::time, "H200"});
   EXPECT_EQ(comparison.tables[0].baseline, 1u);
 }
@@ -270,111 +234,6 @@ TEST(Compare, NaturalOrderSortsNumbersByValue) {
   EXPECT_TRUE(natural_less("512", "2048"));
   EXPECT_TRUE(natural_less("32x8", "32x32"));
   EXPECT_FALSE(natural_less("8192x8192", "8192x4096"));
-}
-
-// The cases' rows written through the results store into a fresh folder, removed with it.
-class ResultsFile {
- public:
-  explicit ResultsFile(const std::vector<Case>& cases)
-      : folder_(boost::filesystem::temp_directory_path() /
-                boost::filesystem::unique_path("kbench-compare-%%%%-%%%%")),
-        path_((folder_ / "results.csv").string()) {
-    ResultsStore store(path_);
-    for (const auto& c : cases) store.append(make_row(c));
-  }
-  ~ResultsFile() { boost::filesystem::remove_all(folder_); }
-  const std::string& path() const { return path_; }
-
- private:
-  boost::filesystem::path folder_;
-  std::string path_;
-};
-
-// The output test: a CSV written through the results store, `kbench compare` run on it, and its
-// markdown locked line for line.
-TEST(CompareOutput, MarkdownByGpu) {
-  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  const ResultsFile csv({with(h100, "1024", "100"), with(h200, "1024", "60"),
-                         with(h100, "2048", "400"),
-                         with(h200, "2048", "398"),  // 0.5% apart: inside 1% of noise
-                         with(h100, "4096", "1600")});
-  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output,
-            "Each cell: the median time (us) of the case's latest row, and in parentheses the "
-            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — "
-            "= no row; a status = the case did not pass.\n"
-            "\n"
-            "| family         | plugin         | dtype   | shape | block | NVIDIA H100 (baseline) |    NVIDIA H200 |\n"
-            "|----------------|----------------|---------|-------|-------|-----------------------:|---------------:|\n"
-            "| transpose      | transpose/fast | float32 | 1024  | -     |                  100.0 |  60.00 (1.67x) |\n"
-            "| transpose      | transpose/fast | float32 | 2048  | -     |                  400.0 | 398.0 (~1.01x) |\n"
-            "| transpose      | transpose/fast | float32 | 4096  | -     |                   1600 |              — |\n"
-            "| geometric mean |                |         |       |       |               baseline |          1.29x |\n"
-            "\n"
-            "Geometric mean of the speed-up per plugin, over the cases it shares with the "
-            "baseline:\n"
-            "\n"
-            "| plugin         | NVIDIA H100 (baseline) | NVIDIA H200 |\n"
-            "|----------------|-----------------------:|------------:|\n"
-            "| transpose/fast |               baseline |       1.29x |\n");
-}
-
-TEST(CompareOutput, MarkdownByGpuShowsTheCardsOfEachModel) {
-  const ResultsFile csv({on("NVIDIA H100", "GPU-1", with({}, "1024", "100")),
-                         on("NVIDIA H100", "GPU-2", with({}, "1024", "102")),
-                         on("NVIDIA H200", "GPU-3", with({}, "1024", "70"))});
-  const auto run = kbtest::kbench({"compare", csv.path(), "--by", "gpu"});
-  const auto csv_run = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--format", "csv"});
-  ASSERT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output,
-            "Each cell: the median time (us) of the case's latest row, and in parentheses the "
-            "speed-up vs the baseline GPU model (> 1 = better; ~ = inside the measured noise). — = "
-            "no row; a status = the case did not pass. Where a column ran on several cards: the "
-            "median over each card's latest row, ± half the range between the cards (counted in "
-            "the noise).\n"
-            "\n"
-            "| family         | plugin         | dtype   | shape | block | NVIDIA H100, 2 cards (baseline) |   NVIDIA H200 |\n"
-            "|----------------|----------------|---------|-------|-------|--------------------------------:|--------------:|\n"
-            "| transpose      | transpose/fast | float32 | 1024  | -     |                    101.0 ±0.99% | 70.00 (1.44x) |\n"
-            "| geometric mean |                |         |       |       |                        baseline |         1.44x |\n"
-            "\n"
-            "Geometric mean of the speed-up per plugin, over the cases it shares with the "
-            "baseline:\n"
-            "\n"
-            "| plugin         | NVIDIA H100, 2 cards (baseline) | NVIDIA H200 |\n"
-            "|----------------|--------------------------------:|------------:|\n"
-            "| transpose/fast |                        baseline |       1.44x |\n");
-  ASSERT_EQ(csv_run.exit_code, 0) << csv_run.output;
-  EXPECT_EQ(csv_run.output.substr(0, csv_run.output.find('\n')),
-            "row,family,plugin,dtype,shape,block,NVIDIA H100 median_us,NVIDIA H100 speedup,"
-            "NVIDIA H100 within_noise,NVIDIA H100 cards,NVIDIA H100 spread,NVIDIA H200 median_us,"
-            "NVIDIA H200 speedup,NVIDIA H200 within_noise,NVIDIA H200 cards,NVIDIA H200 spread");
-  EXPECT_NE(csv_run.output.find("case,transpose,transpose/fast,float32,1024,-,101,,,2,0.0198,70,"
-                                "1.4429,0,1,0.0000\n"),
-            std::string::npos)
-      << csv_run.output;
-}
-
-TEST(CompareOutput, EnergyIsAbsentFromFilesWithoutTheEnergyColumns) {
-  const ResultsFile csv({on("NVIDIA H100", "GPU-1"), on("NVIDIA H200", "GPU-2")});
-  const auto energy = kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "energy"});
-  const auto efficiency =
-      kbtest::kbench({"compare", csv.path(), "--by", "gpu", "--metric", "efficiency"});
-  EXPECT_EQ(energy.exit_code, 2);
-  EXPECT_EQ(energy.output, "kbench: error: no ok row reports energy_j\n");
-  EXPECT_EQ(efficiency.output, "kbench: error: no ok row reports efficiency\n");
-}
-
-TEST(CompareOutput, BadInputIsOneLine) {
-  const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
-  EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
-  const auto metric = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu", "--metric", "watts"});
-  EXPECT_EQ(metric.output, "kbench: error: unknown --metric 'watts' (time, gbps, gflops, energy or "
-                           "efficiency)\n");
-  const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
-  EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, device, run or plugin)\n");
 }
 
 }  // namespace
@@ -410,7 +269,7 @@ TEST(CompareLadder, EachColumnAgainstTheOneBeforeInTheGivenOrder) {
   request.by = CompareBy::plugin;
   request.ladder = true;
   request.column_order = {"reduce/single_thread", "reduce/chunked", "reduce/t*"};
-  const Comparison comparison = compare(rows, request);
+  const Comparison comparison = compare(records_of(rows), request);
   const PivotTable& table = comparison.tables.front();
   ASSERT_EQ(table.columns,
             (std::vector<std::string>{"reduce/single_thread", "reduce/chunked", "reduce/tree"}));

@@ -6,9 +6,10 @@
 namespace kb {
 namespace {
 
-ResultRow card_row(const std::string& name, const std::string& cc, const std::string& uuid,
-                   const std::string& copy_gbps, const std::string& timestamp = "2026-01-01",
-                   const std::string& clock = "1980") {
+// A card's row as a results file holds it, read back.
+ResultRecord card_row(const std::string& name, const std::string& cc, const std::string& uuid,
+                      const std::string& copy_gbps, const std::string& timestamp = "2026-01-01",
+                      const std::string& clock = "1980") {
   ResultRow row;
   row.set("timestamp_utc", timestamp);
   row.set("run_id", "run-" + uuid);
@@ -18,7 +19,7 @@ ResultRow card_row(const std::string& name, const std::string& cc, const std::st
   row.set("sm_count", "132");
   row.set("copy_gbps", copy_gbps);
   row.set("sm_clock_mhz", clock);
-  return row;
+  return record_of(row);
 }
 
 TEST(GpuModel, CardsOfOneModelPoolTheirLatestCopyBandwidth) {
@@ -41,10 +42,10 @@ TEST(GpuModel, CardsOfOneModelPoolTheirLatestCopyBandwidth) {
 }
 
 TEST(GpuModel, AModelIsANameAndAComputeCapability) {
-  const std::vector<ResultRow> rows = {card_row("GPU X", "8.0", "GPU-1", "1"),
-                                       card_row("GPU X", "9.0", "GPU-2", "1"),
-                                       card_row("GPU Y", "9.0", "GPU-3", "1"),
-                                       card_row("GPU Y", "9.0", "GPU-4", "1")};
+  const std::vector<ResultRecord> rows = {card_row("GPU X", "8.0", "GPU-1", "1"),
+                                          card_row("GPU X", "9.0", "GPU-2", "1"),
+                                          card_row("GPU Y", "9.0", "GPU-3", "1"),
+                                          card_row("GPU Y", "9.0", "GPU-4", "1")};
   EXPECT_EQ(gpu_labels(rows, GpuGrouping::model),
             (std::vector<std::string>{"GPU X (cc 8.0)", "GPU X (cc 9.0)", "GPU Y", "GPU Y"}));
   EXPECT_EQ(gpu_labels(rows, GpuGrouping::device),

@@ -1,8 +1,9 @@
 // The verdicts of `kbench compare --baseline-run` on crafted runs: each rule of
-// core/src/regression_gate.hpp, one case at a time.
+// analysis/regression_gate.hpp, one case at a time.
 #include "analysis/regression_gate.hpp"
 #include "store/key_columns.hpp"
 #include "support/night_rows.hpp"
+#include "support/records.hpp"
 #include "util/input_error.hpp"
 
 #include <gtest/gtest.h>
@@ -19,13 +20,13 @@ using kbtest::night_rows;
 using kbtest::scaled;
 using kbtest::shaped;
 
-std::vector<ResultRow> rows_of(const std::string& run, const std::vector<NightCase>& cases) {
+std::vector<ResultRecord> rows_of(const std::string& run, const std::vector<NightCase>& cases) {
   std::vector<ResultRow> rows;
   for (const auto& c : cases) {
     const auto more = night_rows(run, c);
     rows.insert(rows.end(), more.begin(), more.end());
   }
-  return rows;
+  return kbtest::records_of(rows);
 }
 
 const CaseVerdict& verdict_of(const Gate& g, const std::string& shape) {
@@ -170,7 +171,7 @@ TEST(RegressionGate, AnOkCaseNowCrashedFailsWithItsMessage) {
 
 TEST(RegressionGate, OneFailedRepetitionBreaksAnOkCase) {
   auto candidate = rows_of("b", {shaped("1024", kFive)});
-  candidate[2].set("status", "timeout");
+  candidate[2].status = CaseStatus::timeout;
   const Gate g = gate(rows_of("a", {shaped("1024", kFive)}), candidate, {});
   EXPECT_EQ(g.cases.at(0).verdict, Verdict::broken);
   EXPECT_EQ(g.cases.at(0).reason, "was ok, now timeout");

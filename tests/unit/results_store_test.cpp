@@ -187,7 +187,7 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
 }  // namespace
 }  // namespace kb
 
-// --- Issue 19: an appender repairs or refuses, never merges --------------------------------------
+// --- An appender repairs or refuses, never merges -----------------------------------------------
 namespace kb {
 namespace {
 

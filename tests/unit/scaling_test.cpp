@@ -1,5 +1,5 @@
 // The expected scaling between GPU models and the roofline: the rules on synthetic rows, and the
-// acceptance numbers of issue 15 on the committed H100 and H200 results.
+// numbers the committed H100 and H200 results must give.
 #include "analysis/case_bound.hpp"
 #include "analysis/gpu_model.hpp"
 #include "analysis/roofline.hpp"
@@ -18,7 +18,7 @@ namespace {
 
 using kbtest::CaseSpec;
 using kbtest::Card;
-using kbtest::case_row;
+using kbtest::case_record;
 
 const Card kH100a{"NVIDIA H100", "GPU-a", 3000}, kH100b{"NVIDIA H100", "GPU-b", 3000};
 const Card kH200{"NVIDIA H200", "GPU-c", 4200};  // 1.4x the H100's copy bandwidth
@@ -32,20 +32,20 @@ CaseSpec in_l2(const std::string& plugin, double us) {
   return {plugin, "int32", "1048576", us, 4194312, 2097152, "copy", "sumsq"};
 }
 
-std::vector<ResultRow> two_models() {
-  std::vector<ResultRow> rows;
+std::vector<ResultRecord> two_models() {
+  std::vector<ResultRecord> rows;
   for (const Card& card : {kH100a, kH100b}) {
-    rows.push_back(case_row(card, copy_8192(180)));
-    rows.push_back(case_row(card, fast_8192(200)));
-    rows.push_back(case_row(card, sgemm(2700)));
-    rows.push_back(case_row(card, in_l2("reduce/tree", 20)));
-    rows.push_back(case_row(card, {"transpose/fast", "float32", "1024x1024", 5, 8388608}));
+    rows.push_back(case_record(card, copy_8192(180)));
+    rows.push_back(case_record(card, fast_8192(200)));
+    rows.push_back(case_record(card, sgemm(2700)));
+    rows.push_back(case_record(card, in_l2("reduce/tree", 20)));
+    rows.push_back(case_record(card, {"transpose/fast", "float32", "1024x1024", 5, 8388608}));
   }
-  rows.push_back(case_row(kH200, copy_8192(180 / 1.4)));  // scaled with the copy bandwidth
-  rows.push_back(case_row(kH200, fast_8192(200 / 1.2)));  // did not
-  rows.push_back(case_row(kH200, sgemm(2700)));           // equal FP32 peaks: equal times
-  rows.push_back(case_row(kH200, in_l2("reduce/tree", 25)));
-  rows.push_back(case_row(kH200, {"transpose/fast", "float32", "1024x1024", 5, 8388608}));
+  rows.push_back(case_record(kH200, copy_8192(180 / 1.4)));  // scaled with the copy bandwidth
+  rows.push_back(case_record(kH200, fast_8192(200 / 1.2)));  // did not
+  rows.push_back(case_record(kH200, sgemm(2700)));           // equal FP32 peaks: equal times
+  rows.push_back(case_record(kH200, in_l2("reduce/tree", 25)));
+  rows.push_back(case_record(kH200, {"transpose/fast", "float32", "1024x1024", 5, 8388608}));
   return rows;
 }
 
@@ -94,28 +94,28 @@ TEST(Scaling, EachPluginAgainstWhatItsBoundPredicts) {
 }
 
 TEST(Scaling, OneModelHasNothingToScaleAgainst) {
-  const std::vector<ResultRow> rows = {case_row(kH100a, copy_8192(180)),
-                                       case_row(kH100b, copy_8192(181))};
+  const std::vector<ResultRecord> rows = {case_record(kH100a, copy_8192(180)),
+                                          case_record(kH100b, copy_8192(181))};
   EXPECT_TRUE(expected_scaling(rows, gpu_models(rows)).empty());
 }
 
 TEST(Scaling, TheBoundOfACase) {
-  EXPECT_EQ(case_bound(case_row(kH100a, copy_8192(180))), "memory");
-  EXPECT_EQ(case_bound(case_row(kH100a, in_l2("reduce/tree", 20))), "L2");
-  EXPECT_EQ(case_bound(case_row(kH100a, sgemm(2700))), "fp32");
+  EXPECT_EQ(case_bound(case_record(kH100a, copy_8192(180))), "memory");
+  EXPECT_EQ(case_bound(case_record(kH100a, in_l2("reduce/tree", 20))), "L2");
+  EXPECT_EQ(case_bound(case_record(kH100a, sgemm(2700))), "fp32");
   CaseSpec cold = copy_8192(180);
   cold.shape = "1024x1024";
   cold.bytes = 8388608;
-  ResultRow row = case_row(kH100a, cold);
+  ResultRecord row = case_record(kH100a, cold);
   EXPECT_EQ(case_bound(row), "L2");
-  row.set("cache", "cold");  // flushed before each sample: DRAM again
+  row.cache = "cold";  // flushed before each sample: DRAM again
   EXPECT_EQ(case_bound(row), "memory");
 }
 
 TEST(Roofline, EachPluginsBestCaseUnderItsRoofs) {
   auto rows = two_models();
-  rows.push_back(case_row(kH100a, {"matmul/cublas", "float32", "1024x1024x1024", 100, 12582912,
-                                   2147483648, "fp32"}));  // 21475 GFLOP/s: not its best
+  rows.push_back(case_record(kH100a, {"matmul/cublas", "float32", "1024x1024x1024", 100,
+                                      12582912, 2147483648, "fp32"}));  // 21475 GFLOP/s: not its best
   const auto models = gpu_models(rows);
   const Roofline roofline = build_roofline(rows, models);
   EXPECT_EQ(roofline.without_flops,
@@ -132,12 +132,13 @@ TEST(Roofline, EachPluginsBestCaseUnderItsRoofs) {
   EXPECT_EQ(roofline.models[1].peaks.size(), 1u);
   EXPECT_EQ(roofline.models[1].peaks[0].first, "fp32");
   // A memory-bound case's roof is the slope: copy bandwidth x intensity.
-  ResultRow reduce = case_row(kH100a, {"reduce/tree", "float32", "268435456", 400, 1073741828,
-                                       268435456, "copy", "sum"});
+  ResultRecord reduce = case_record(kH100a, {"reduce/tree", "float32", "268435456", 400,
+                                             1073741828, 268435456, "copy", "sum"});
   EXPECT_NEAR(*attainable_gflops(reduce, models[0]), 3000 * 0.25, 0.01);
 }
 
-// Issue 15's acceptance on the committed results of the H100 and H200 cards (results/*.csv).
+// On the committed results of the H100 and H200 cards (results/*.csv): the ratios the hardware
+// predicts.
 TEST(ScalingOnCommittedData, TwoModelsAndTheirRatiosAsTheHardwarePredicts) {
   namespace fs = boost::filesystem;
   std::vector<std::string> files;

@@ -1,4 +1,4 @@
-// Issue 17: the search spaces of `kbench tune` and its strategies, on the tuning tests' cost model
+// The search spaces of `kbench tune` and its strategies, on the tuning tests' cost model
 // (tests/support/tuning_model.hpp): what a space holds and which points are neighbours, and that
 // each strategy spends at most its budget, never evaluates a point twice, and takes the same path
 // for the same seed.

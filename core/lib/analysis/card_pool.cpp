@@ -5,9 +5,9 @@
 #include <algorithm>
 
 namespace kb {
-bool is_later(const std::vector<ResultRow>& rows, std::size_t candidate, std::size_t held) {
-  const std::string& a = rows[candidate].get("timestamp_utc");
-  const std::string& b = rows[held].get("timestamp_utc");
+bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held) {
+  const std::string& a = rows[candidate].timestamp_utc;
+  const std::string& b = rows[held].timestamp_utc;
   return a > b || (a == b && candidate > held);
 }
 

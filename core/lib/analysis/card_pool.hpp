@@ -4,7 +4,7 @@
 // speak for the model, and a difference between models smaller than that spread is no finding.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -14,7 +14,7 @@ namespace kb {
 // Whether rows[candidate] replaces rows[held], an earlier row of the same case on the same card:
 // the latest timestamp wins, and among equal timestamps the one further down the files (rows are
 // appended).
-bool is_later(const std::vector<ResultRow>& rows, std::size_t candidate, std::size_t held);
+bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held);
 
 struct CardValue {
   double value;  // the metric of the card's latest row

@@ -2,7 +2,7 @@
 
 #include "analysis/card_pool.hpp"
 #include "store/key_columns.hpp"
-#include "store/result_selection.hpp"
+#include "store/case_columns.hpp"
 #include "util/input_error.hpp"
 
 #include <fnmatch.h>
@@ -48,9 +48,9 @@ std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns
   return std::nullopt;
 }
 
-PivotCell cell_of(const ResultRow& row, Metric metric) {
+PivotCell cell_of(const ResultRecord& row, Metric metric) {
   PivotCell cell;
-  cell.status = row.get("status");
+  cell.status = row.status_text();
   const auto value = metric_value(row, metric);
   if (cell.status != "ok" || !value) {
     cell.state = PivotCell::State::not_ok;
@@ -61,7 +61,7 @@ PivotCell cell_of(const ResultRow& row, Metric metric) {
   cell.value = *value;
   // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
   // only the spread between cards counts for it.
-  const auto noise = cell_number(row.get("noise"));
+  const auto& noise = row.noise;
   const bool timed = metric != Metric::energy && metric != Metric::efficiency;
   cell.noise = timed && noise && *noise > 0 ? *noise : 0;
   return cell;
@@ -69,7 +69,7 @@ PivotCell cell_of(const ResultRow& row, Metric metric) {
 
 // The latest rows of one case in one column, one per card, as one cell: the median over the cards
 // that passed, else the latest failure.
-PivotCell pooled_cell(const std::vector<ResultRow>& rows,
+PivotCell pooled_cell(const std::vector<ResultRecord>& rows,
                       const std::map<std::string, std::size_t>& latest_of_card, Metric metric) {
   std::vector<CardValue> passed;
   std::optional<std::size_t> latest_passed, latest_failed;
@@ -227,14 +227,29 @@ std::size_t key_index(const PivotTable& table, const std::string& column) {
   return at;
 }
 
-Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest& request) {
+namespace {
+
+// What tells the cases of a table apart: --by gpu and --by device make the GPU the column, --by
+// plugin the plugin (each family its own table, each plugin's configuration chosen afterwards).
+CaseColumns key_columns_of(CompareBy by) {
+  switch (by) {
+    case CompareBy::gpu:
+    case CompareBy::device: return kComparedCase.without({CaseColumn::gpu});
+    case CompareBy::run: break;
+    case CompareBy::plugin:
+      return kComparedCase.without(kConfiguration | CaseColumns{CaseColumn::family, CaseColumn::plugin});
+  }
+  return kComparedCase;
+}
+
+}  // namespace
+
+Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareRequest& request) {
   const Metric metric = request.metric;
   // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
   std::set<std::string> families_with_metric;
   for (const auto& row : all_rows) {
-    if (row.get("status") == "ok" && metric_value(row, metric)) {
-      families_with_metric.insert(row.get("family"));
-    }
+    if (row.ok() && metric_value(row, metric)) families_with_metric.insert(row.family);
   }
   if (families_with_metric.empty()) {
     throw InputError(std::string("no ok row reports ") + metric_name(metric));
@@ -248,34 +263,22 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
   std::map<std::string, std::map<std::pair<Key, std::string>, std::map<std::string, LatestOfCard>>>
       latest;
   std::map<std::string, std::map<std::string, std::set<std::string>>> cards_of_column;  // per table
-  std::vector<std::string> key_columns;
-  switch (request.by) {
-    case CompareBy::gpu:
-    case CompareBy::device:
-      key_columns = {"family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
-      break;
-    case CompareBy::run:
-      key_columns = {"gpu", "family", "plugin", "dtype", "op", "shape", "block", "params", "cache"};
-      break;
-    case CompareBy::plugin: key_columns = {"gpu", "dtype", "op", "shape", "cache"}; break;
-  }
+  const CaseColumns key_columns = key_columns_of(request.by);
   for (std::size_t i = 0; i < all_rows.size(); ++i) {
-    const ResultRow& row = all_rows[i];
-    if (!families_with_metric.count(row.get("family"))) continue;
-    Key key;
-    for (const auto& column : key_columns) key.push_back(column == "gpu" ? gpus[i] : row.get(column));
-    const std::string column = request.by == CompareBy::run      ? row.get("run_id")
-                               : request.by == CompareBy::plugin ? row.get("plugin")
+    const ResultRecord& row = all_rows[i];
+    if (!families_with_metric.count(row.family)) continue;
+    const Key key = key_cells(row, key_columns, gpus[i]);
+    const std::string column = request.by == CompareBy::run      ? row.run_id
+                               : request.by == CompareBy::plugin ? row.plugin
                                                                  : gpus[i];
-    const std::string table = request.by == CompareBy::plugin ? row.get("family") : "";
+    const std::string table = request.by == CompareBy::plugin ? row.family : "";
     // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
-    const std::string block =
-        request.by != CompareBy::plugin ? ""
-        : row.get("params").empty()     ? row.get("block")
-        : row.get("block") == "-"       ? row.get("params")
-                                        : row.get("block") + " " + row.get("params");
+    const std::string block = request.by != CompareBy::plugin ? ""
+                              : row.params.empty()            ? row.block
+                              : row.block == "-"              ? row.params
+                                                              : row.block + " " + row.params;
     auto& held = latest[table][{key, column}][block];
-    const std::string& card = row.get("gpu_uuid");
+    const std::string& card = row.gpu_uuid;
     const auto found = held.find(card);
     if (found == held.end() || is_later(all_rows, i, found->second)) held[card] = i;
     auto& cards = cards_of_column[table][column];
@@ -304,7 +307,7 @@ Comparison compare(const std::vector<ResultRow>& all_rows, const CompareRequest&
       }
       grid[key_and_column.first][key_and_column.second] = *chosen;
     }
-    comparison.tables.push_back(pivot(title, key_columns, grid, cards_of_column[title]));
+    comparison.tables.push_back(pivot(title, key_columns.names(), grid, cards_of_column[title]));
     reorder_columns(comparison.tables.back(), request.column_order);
   }
 

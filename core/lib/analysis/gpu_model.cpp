@@ -2,7 +2,6 @@
 
 #include "analysis/card_pool.hpp"
 #include "analysis/metric.hpp"
-#include "store/result_selection.hpp"
 #include "util/natural_order.hpp"
 #include "util/statistics.hpp"
 
@@ -27,30 +26,32 @@ std::optional<ComputeCapability> parse_compute_capability(const std::string& tex
 }
 
 }  // namespace
-std::vector<std::string> gpu_labels(const std::vector<ResultRow>& rows, GpuGrouping grouping) {
+std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
-  const char* distinction = grouping == GpuGrouping::model ? "compute_capability" : "gpu_uuid";
+  const auto distinction = [grouping](const ResultRecord& row) -> const std::string& {
+    return grouping == GpuGrouping::model ? row.compute_capability : row.gpu_uuid;
+  };
   std::map<std::string, std::set<std::string>> distinct_of_name;
-  for (const auto& row : rows) distinct_of_name[row.get("gpu_name")].insert(row.get(distinction));
+  for (const auto& row : rows) distinct_of_name[row.gpu_name].insert(distinction(row));
   std::vector<std::string> labels;
   labels.reserve(rows.size());
   std::map<std::string, std::set<std::string>> gpus_of_run;
   for (const auto& row : rows) {
-    const std::string& name = row.get("gpu_name");
-    std::string label = name.empty() ? "host " + row.get("host") : name;
+    const std::string& name = row.gpu_name;
+    std::string label = name.empty() ? "host " + row.host : name;
     if (!name.empty() && distinct_of_name[name].size() > 1) {
       // "GPU-73c875d3": the UUID's first group tells cards apart and stays short.
-      label += grouping == GpuGrouping::model ? " (cc " + row.get(distinction) + ")"
-                                              : " " + row.get(distinction).substr(0, 12);
+      label += grouping == GpuGrouping::model ? " (cc " + distinction(row) + ")"
+                                              : " " + distinction(row).substr(0, 12);
     }
-    if (!name.empty()) gpus_of_run[row.get("run_id")].insert(label);
+    if (!name.empty()) gpus_of_run[row.run_id].insert(label);
     labels.push_back(std::move(label));
   }
   // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
   // compare the CPU loop with the kernels of the same machine.
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& gpus = gpus_of_run[rows[i].get("run_id")];
-    if (rows[i].get("gpu_name").empty() && gpus.size() == 1) labels[i] = *gpus.begin();
+    const auto& gpus = gpus_of_run[rows[i].run_id];
+    if (rows[i].gpu_name.empty() && gpus.size() == 1) labels[i] = *gpus.begin();
   }
   return labels;
 }
@@ -63,45 +64,45 @@ std::optional<double> GpuModel::peak_gflops(const std::string& precision) const 
   return peak;
 }
 
-std::vector<GpuModel> gpu_models(const std::vector<ResultRow>& rows) {
+std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
   const std::vector<std::string> labels = gpu_labels(rows, GpuGrouping::model);
   std::map<std::string, GpuModel> models;
   std::map<std::string, std::map<std::string, std::size_t>> latest_of_card;  // label -> UUID -> row
   std::map<std::string, std::vector<double>> clocks;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const ResultRow& row = rows[i];
-    if (row.get("gpu_name").empty()) continue;
+    const ResultRecord& row = rows[i];
+    if (row.gpu_name.empty()) continue;
     GpuModel& model = models[labels[i]];
     model.label = labels[i];
-    model.name = row.get("gpu_name");
-    model.compute_capability = row.get("compute_capability");
+    model.name = row.gpu_name;
+    model.compute_capability = row.compute_capability;
     // A device's figures as a hand-edited file may hold them (-1, 1e308): only measurable ones.
-    const auto sms = measurement(row.get("sm_count"));
+    const auto sms = measurement(row.sm_count);
     model.sm_count = sms && *sms < 1e6 ? static_cast<int>(*sms) : 0;
-    if (const auto theoretical = measurement(row.get("theoretical_gbps"))) {
+    if (const auto theoretical = measurement(row.theoretical_gbps)) {
       model.theoretical_gbps = theoretical;
     }
-    model.runs.insert(row.get("run_id"));
+    model.runs.insert(row.run_id);
     ++model.rows;
     auto& held = latest_of_card[labels[i]];
-    const auto found = held.find(row.get("gpu_uuid"));
-    if (found == held.end() || is_later(rows, i, found->second)) held[row.get("gpu_uuid")] = i;
-    if (const auto clock = measurement(row.get("sm_clock_mhz"))) {
+    const auto found = held.find(row.gpu_uuid);
+    if (found == held.end() || is_later(rows, i, found->second)) held[row.gpu_uuid] = i;
+    if (const auto clock = measurement(row.sm_clock_mhz)) {
       clocks[labels[i]].push_back(*clock);
     }
   }
   for (auto& [label, model] : models) {
     std::vector<double> copies;
     for (const auto& [uuid, latest] : latest_of_card[label]) {
-      GpuCard card{uuid, measurement(rows[latest].get("copy_gbps")), {}, 0};
+      GpuCard card{uuid, measurement(rows[latest].copy_gbps), {}, 0};
       if (card.copy_gbps) copies.push_back(*card.copy_gbps);
       model.cards.push_back(std::move(card));
     }
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (labels[i] != label || rows[i].get("gpu_name").empty()) continue;
+      if (labels[i] != label || rows[i].gpu_name.empty()) continue;
       for (auto& card : model.cards) {
-        if (card.uuid != rows[i].get("gpu_uuid")) continue;
-        card.runs.insert(rows[i].get("run_id"));
+        if (card.uuid != rows[i].gpu_uuid) continue;
+        card.runs.insert(rows[i].run_id);
         ++card.rows;
       }
     }

@@ -20,19 +20,19 @@ std::optional<std::time_t> parse_utc(const std::string& text) {
 
 struct RunRows {
   HistoryRun run;
-  std::vector<ResultRow> rows;
+  std::vector<ResultRecord> rows;
 };
 
 // The runs in the order they started (a run without a readable timestamp first), ties by id.
-std::vector<RunRows> runs_of(const std::vector<ResultRow>& rows) {
+std::vector<RunRows> runs_of(const std::vector<ResultRecord>& rows) {
   std::map<std::string, RunRows> by_id;
   for (const auto& row : rows) {
-    RunRows& run = by_id[row.get("run_id")];
-    run.run.run_id = row.get("run_id");
-    const auto stamp = parse_utc(row.get("timestamp_utc"));
+    RunRows& run = by_id[row.run_id];
+    run.run.run_id = row.run_id;
+    const auto stamp = parse_utc(row.timestamp_utc);
     if (stamp && (run.rows.empty() || run.run.started == 0 || *stamp < run.run.started)) {
       run.run.started = *stamp;
-      run.run.started_text = row.get("timestamp_utc");
+      run.run.started_text = row.timestamp_utc;
     }
     run.rows.push_back(row);
   }
@@ -49,7 +49,7 @@ bool timed(const std::optional<CaseSide>& side) { return side && side->status ==
 
 }  // namespace
 
-History history(const std::vector<ResultRow>& rows, const GateRequest& request) {
+History history(const std::vector<ResultRecord>& rows, const GateRequest& request) {
   std::vector<RunRows> runs = runs_of(rows);
   History result;
   for (const auto& run : runs) result.runs.push_back(run.run);

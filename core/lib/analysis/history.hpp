@@ -4,7 +4,7 @@
 #pragma once
 
 #include "analysis/regression_gate.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <ctime>
 #include <optional>
@@ -43,6 +43,6 @@ struct History {
 };
 
 // Throws InputError when the rows hold no ok median at all.
-History history(const std::vector<ResultRow>& rows, const GateRequest& request);
+History history(const std::vector<ResultRecord>& rows, const GateRequest& request);
 
 }  // namespace kb

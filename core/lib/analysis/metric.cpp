@@ -1,7 +1,6 @@
 #include "analysis/metric.hpp"
 
 #include "analysis/case_bound.hpp"
-#include "store/result_selection.hpp"
 #include "util/input_error.hpp"
 
 namespace kb {
@@ -42,20 +41,24 @@ const char* metric_unit(Metric metric) {
   return "";
 }
 
-std::optional<double> metric_value(const ResultRow& row, Metric metric) {
-  const char* column = metric_name(metric);
-  if (metric == Metric::efficiency) {
-    column = moves_bytes(case_bound(row)) ? "gb_per_j" : "gflop_per_j";
+std::optional<double> metric_value(const ResultRecord& row, Metric metric) {
+  std::optional<double> value;
+  switch (metric) {
+    case Metric::time: value = row.median_us; break;
+    case Metric::gbps: value = row.gbps; break;
+    case Metric::gflops: value = row.gflops; break;
+    case Metric::energy: value = row.energy_j; break;
+    case Metric::efficiency:
+      value = moves_bytes(case_bound(row)) ? row.gb_per_j : row.gflop_per_j;
+      break;
   }
-  const auto value = cell_number(row.get(column));
   if (!value || !measurable(*value)) return std::nullopt;
   return value;
 }
 
 bool measurable(double value) { return value >= kLeastMeasurable && value <= kMostMeasurable; }
 
-std::optional<double> measurement(const std::string& cell) {
-  const auto value = cell_number(cell);
+std::optional<double> measurement(std::optional<double> value) {
   if (!value || !measurable(*value)) return std::nullopt;
   return value;
 }

@@ -2,7 +2,7 @@
 // throughput, its board energy per launch, or the work it does per joule.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <optional>
 #include <string>
@@ -14,7 +14,7 @@ enum class Metric { time, gbps, gflops, energy, efficiency };
 Metric parse_metric(const std::string& text);  // InputError when unknown
 
 // The metric's name in output: the column it reads ("median_us", "gbps", "gflops", "energy_j"),
-// or "efficiency", which reads `gb_per_j` or `gflop_per_j` by the case's bound.
+// or "efficiency", which is `gb_per_j` or `gflop_per_j` by the case's bound.
 const char* metric_name(Metric metric);
 
 // "median time (us)", "energy efficiency (GB/J or GFLOP/J)", ...
@@ -27,14 +27,15 @@ const char* metric_unit(Metric metric);
 inline constexpr double kLeastMeasurable = 1e-12;
 inline constexpr double kMostMeasurable = 1e15;
 bool measurable(double value);
-// A cell holding a measurable value (a device's copy bandwidth, its clock), or nothing.
-std::optional<double> measurement(const std::string& cell);
+// A record's value where it is measurable (a device's copy bandwidth, its clock, a case's bytes),
+// or nothing.
+std::optional<double> measurement(std::optional<double> value);
 
-// The metric of an ok row: a measurable value, or nothing where the row does not report it (a transpose has
-// no GFLOP/s; rows without an energy window, and files written before it existed, have no
+// The metric of an ok row: a measurable value, or nothing where the row does not report it (a
+// transpose has no GFLOP/s; rows without an energy window, and files written before it existed, have no
 // energy). Efficiency is GB per joule for a memory-bound case, GFLOP per joule for a
 // compute-bound one.
-std::optional<double> metric_value(const ResultRow& row, Metric metric);
+std::optional<double> metric_value(const ResultRecord& row, Metric metric);
 
 // Time and energy are better when smaller, the others when larger.
 bool better(Metric metric, double a, double b);

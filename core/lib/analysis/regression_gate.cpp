@@ -5,7 +5,7 @@
 #include "analysis/metric.hpp"
 #include "analysis/rank_test.hpp"
 #include "store/key_columns.hpp"
-#include "store/result_selection.hpp"
+#include "store/case_columns.hpp"
 #include "util/input_error.hpp"
 #include "util/natural_order.hpp"
 #include "util/number_text.hpp"
@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -21,44 +20,39 @@ namespace kb {
 namespace {
 
 using Key = std::vector<std::string>;
-const std::vector<std::string> kKeyColumns = {"gpu",   "family", "plugin", "dtype", "op",
-                                              "shape", "block",  "params", "cache"};
 
 // The indices of each case's rows on one side.
 using RowsOfCase = std::map<Key, std::vector<std::size_t>, NaturalKeyLess>;
 
-RowsOfCase rows_of_cases(const std::vector<ResultRow>& rows, const std::vector<std::string>& gpus,
-                         std::size_t first, std::size_t count) {
+RowsOfCase rows_of_cases(const std::vector<ResultRecord>& rows,
+                         const std::vector<std::string>& gpus, std::size_t first,
+                         std::size_t count) {
   RowsOfCase cases;
   for (std::size_t i = first; i < first + count; ++i) {
-    Key key;
-    for (const auto& column : kKeyColumns) {
-      key.push_back(column == "gpu" ? gpus[i] : rows[i].get(column));
-    }
-    cases[key].push_back(i);
+    cases[key_cells(rows[i], kComparedCase, gpus[i])].push_back(i);
   }
   return cases;
 }
 
-CaseSide side_of(const std::vector<ResultRow>& rows, const std::vector<std::size_t>& indices) {
+CaseSide side_of(const std::vector<ResultRecord>& rows, const std::vector<std::size_t>& indices) {
   CaseSide side;
   side.rows = indices.size();
   std::optional<std::size_t> latest_failure;
   double row_noise = 0;
   for (std::size_t i : indices) {
-    const ResultRow& row = rows[i];
+    const ResultRecord& row = rows[i];
     // An ok row whose median is no measurement (nan, 0, -1, inf) counts as one without a median.
     const auto median = metric_value(row, Metric::time);
-    if (row.get("status") == "ok" && median) {
+    if (row.ok() && median) {
       side.medians.push_back(*median);
-      row_noise = cell_number(row.get("noise")).value_or(std::numeric_limits<double>::infinity());
+      row_noise = row.noise.value_or(std::numeric_limits<double>::infinity());
     } else if (!latest_failure || is_later(rows, i, *latest_failure)) {
       latest_failure = i;
     }
   }
   if (latest_failure) {
-    side.status = rows[*latest_failure].get("status");
-    side.message = rows[*latest_failure].get("message");
+    side.status = rows[*latest_failure].status_text();
+    side.message = rows[*latest_failure].message;
     if (side.status == "ok") side.status = "no median";
     return side;
   }
@@ -90,9 +84,7 @@ void judge_timed(CaseVerdict& v, const GateRequest& request) {
       v.verdict = direction;
     } else {
       v.verdict = Verdict::unsure;
-      char text[64];
-      std::snprintf(text, sizeof text, "not significant at %g", request.alpha);
-      v.reason = text;
+      v.reason = "not significant at " + significant_text(request.alpha);
     }
     return;
   }
@@ -173,11 +165,11 @@ bool Gate::passed() const {
   return std::none_of(cases.begin(), cases.end(), [](const CaseVerdict& c) { return c.fails; });
 }
 
-Gate gate(const std::vector<ResultRow>& baseline, const std::vector<ResultRow>& candidate,
+Gate gate(const std::vector<ResultRecord>& baseline, const std::vector<ResultRecord>& candidate,
           const GateRequest& request) {
   if (baseline.empty()) throw InputError("the baseline holds no row");
   // One labelling over both sides, so that a model reads the same on each.
-  std::vector<ResultRow> all(baseline);
+  std::vector<ResultRecord> all(baseline);
   all.insert(all.end(), candidate.begin(), candidate.end());
   const std::vector<std::string> gpus = gpu_labels(all);
   const RowsOfCase base = rows_of_cases(all, gpus, 0, baseline.size());
@@ -185,7 +177,7 @@ Gate gate(const std::vector<ResultRow>& baseline, const std::vector<ResultRow>& 
 
   Gate result;
   result.request = request;
-  result.key_columns = kKeyColumns;
+  result.key_columns = kComparedCase.names();
   std::map<Key, std::pair<std::optional<CaseSide>, std::optional<CaseSide>>, NaturalKeyLess> sides;
   for (const auto& [key, indices] : base) sides[key].first = side_of(all, indices);
   for (const auto& [key, indices] : cand) sides[key].second = side_of(all, indices);

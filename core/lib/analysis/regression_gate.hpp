@@ -3,14 +3,14 @@
 // stops on. Pure functions over rows, so each rule is tested without files or processes.
 //
 // The test holds across runs, not within one: a row's `noise` bounds its median among one worker's
-// samples, which understates what changes from run to run (issue 14: 59% of the cases of two
-// identical runs differ by more than it; nvbench issue #316). With --repetitions, each side of a
+// samples, which understates what changes from run to run (most cases of two identical runs
+// differ by more than it: results/notes/measurement.md). With --repetitions, each side of a
 // case is the repetitions' medians, and a two-sided Mann-Whitney U test over them (as Google
 // Benchmark's compare.py) says whether the two runs differ at all; a minimum effect says whether
 // the difference matters, so that identical runs read "same" and not "slower" at the test's alpha.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <optional>
 #include <string>
@@ -62,14 +62,14 @@ struct CaseVerdict {
 struct Gate {
   GateRequest request;
   std::string baseline_label, candidate_label;  // what was compared: run ids or files
-  std::vector<std::string> key_columns;  // gpu, family, plugin, dtype, op, shape, block, cache
+  std::vector<std::string> key_columns;  // kComparedCase: gpu, family, plugin, dtype, op, ...
   std::vector<CaseVerdict> cases;        // in natural order of their keys
   bool passed() const;
 };
 
 // The two sides' rows are matched by case; a case's GPU is its model, so the cards of one model
 // pool (nightly runs land on whichever node is free). Throws InputError when the baseline is empty.
-Gate gate(const std::vector<ResultRow>& baseline, const std::vector<ResultRow>& candidate,
+Gate gate(const std::vector<ResultRecord>& baseline, const std::vector<ResultRecord>& candidate,
           const GateRequest& request);
 
 // Drops the key columns (gpu, op, cache) that hold one value in every case, for printing.

@@ -3,7 +3,6 @@
 #include "analysis/case_bound.hpp"
 #include "analysis/comparison.hpp"
 #include "analysis/metric.hpp"
-#include "store/result_selection.hpp"
 
 #include <algorithm>
 #include <map>
@@ -11,9 +10,9 @@
 
 namespace kb {
 
-std::optional<double> attainable_gflops(const ResultRow& row, const GpuModel& model) {
-  const double bytes = measurement(row.get("bytes")).value_or(0);
-  const double flops = measurement(row.get("flops")).value_or(0);
+std::optional<double> attainable_gflops(const ResultRecord& row, const GpuModel& model) {
+  const double bytes = measurement(row.bytes).value_or(0);
+  const double flops = measurement(row.flops).value_or(0);
   if (!(bytes > 0) || !(flops > 0)) return std::nullopt;
   std::optional<double> roof;
   if (model.copy_gbps) roof = *model.copy_gbps * flops / bytes;
@@ -24,15 +23,15 @@ std::optional<double> attainable_gflops(const ResultRow& row, const GpuModel& mo
   return roof;
 }
 
-Roofline build_roofline(const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models) {
+Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models) {
   Roofline roofline;
-  std::vector<ResultRow> gpu_rows;
+  std::vector<ResultRecord> gpu_rows;
   std::set<std::string> plugins, with_flops;
   for (const auto& row : rows) {
-    if (row.get("gpu_name").empty() || row.get("status") != "ok") continue;
+    if (row.gpu_name.empty() || !row.ok()) continue;
     gpu_rows.push_back(row);
-    plugins.insert(row.get("plugin"));
-    if (cell_number(row.get("flops")).value_or(0) > 0) with_flops.insert(row.get("plugin"));
+    plugins.insert(row.plugin);
+    if (row.flops.value_or(0) > 0) with_flops.insert(row.plugin);
   }
   std::set_difference(plugins.begin(), plugins.end(), with_flops.begin(), with_flops.end(),
                       std::back_inserter(roofline.without_flops));
@@ -46,17 +45,17 @@ Roofline build_roofline(const std::vector<ResultRow>& rows, const std::vector<Gp
       for (std::size_t c = 0; c < table.columns.size(); ++c) {
         const PivotCell& cell = row.cells[c];
         if (cell.state != PivotCell::State::ok) continue;
-        const ResultRow& source = gpu_rows[*cell.source];
+        const ResultRecord& source = gpu_rows[*cell.source];
         // Work no case can do (0, -1, 1e-300 bytes: a hand-edited file) places no point.
-        const double bytes = measurement(source.get("bytes")).value_or(0);
-        const double flops = measurement(source.get("flops")).value_or(0);
+        const double bytes = measurement(source.bytes).value_or(0);
+        const double flops = measurement(source.flops).value_or(0);
         // The DRAM roofs do not bound a case served from L2.
         if (!(bytes > 0) || !(flops > 0) || case_bound(source) == "L2") continue;
         const std::string model = row.key[key_index(table, "gpu")];
         auto& point = best[{model, table.columns[c]}];
         if (cell.value <= point.gflops) continue;
-        point = RooflinePoint{model, table.title, table.columns[c], source.get("dtype"),
-                              source.get("op"), source.get("shape"), cell.block,
+        point = RooflinePoint{model, table.title, table.columns[c], source.dtype,
+                              source.op, source.shape, cell.block,
                               case_bound(source), flops / bytes, cell.value, std::nullopt};
         for (const auto& m : models) {
           if (m.label == model) point.roof = attainable_gflops(source, m);

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "analysis/gpu_model.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <optional>
 #include <string>
@@ -35,11 +35,11 @@ struct Roofline {
   std::vector<std::string> without_flops;   // GPU plugins whose cases do no arithmetic: no point
 };
 
-Roofline build_roofline(const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models);
+Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models);
 
 // The GFLOP/s a case can reach on a model at its intensity: the lower of copy bandwidth x
 // intensity and, for a compute-bound case, the peak at its precision. Nothing for a case without
 // flops or bytes, or a model without either roof.
-std::optional<double> attainable_gflops(const ResultRow& row, const GpuModel& model);
+std::optional<double> attainable_gflops(const ResultRecord& row, const GpuModel& model);
 
 }  // namespace kb

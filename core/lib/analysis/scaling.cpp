@@ -1,7 +1,6 @@
 #include "analysis/scaling.hpp"
 
 #include "analysis/comparison.hpp"
-#include "store/result_selection.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -57,13 +56,13 @@ bool PluginScaling::as_predicted() const {
   return efficiency && std::abs(*efficiency - 1) <= kScalingTolerance;
 }
 
-std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
+std::vector<ModelScaling> expected_scaling(const std::vector<ResultRecord>& rows,
                                            const std::vector<GpuModel>& models) {
   if (models.size() < 2) return {};
   // Host plugins' rows say nothing about a GPU.
-  std::vector<ResultRow> gpu_rows;
+  std::vector<ResultRecord> gpu_rows;
   std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
-               [](const ResultRow& row) { return !row.get("gpu_name").empty(); });
+               [](const ResultRecord& row) { return !row.gpu_name.empty(); });
   const GpuModel& base = models.front();
   const Comparison comparison = compare(gpu_rows, {CompareBy::gpu, Metric::time, base.label});
   const PivotTable& table = comparison.tables.front();
@@ -79,8 +78,8 @@ std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
     for (const PivotRow& row : table.rows) {
       const PivotCell& cell = row.cells[column];
       if (!cell.speedup) continue;
-      const ResultRow& source = gpu_rows[*row.cells[table.baseline].source];
-      const ResultRow& other_source = gpu_rows[*cell.source];
+      const ResultRecord& source = gpu_rows[*row.cells[table.baseline].source];
+      const ResultRecord& other_source = gpu_rows[*cell.source];
       CaseScaling c;
       for (auto [field, key] : {std::pair{&c.plugin, "plugin"}, {&c.dtype, "dtype"}, {&c.op, "op"},
                                 {&c.shape, "shape"}, {&c.block, "block"}, {&c.cache, "cache"}}) {
@@ -88,7 +87,7 @@ std::vector<ModelScaling> expected_scaling(const std::vector<ResultRow>& rows,
       }
       // A case whose bytes fit in the larger L2 of the two is L2-bound on that one.
       c.bound = case_bound(other_source) == "L2" ? "L2" : case_bound(source);
-      c.work = cell_number(source.get(moves_bytes(c.bound) ? "bytes" : "flops")).value_or(0);
+      c.work = (moves_bytes(c.bound) ? source.bytes : source.flops).value_or(0);
       c.measured = *cell.speedup;
       c.within_noise = cell.within_noise;
       if (c.bound == "memory") {

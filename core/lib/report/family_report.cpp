@@ -3,7 +3,6 @@
 #include "report/comparison_format.hpp"
 #include "report/gnuplot.hpp"
 #include "report/plot_stem.hpp"
-#include "store/result_selection.hpp"
 #include "util/markdown_table.hpp"
 #include "util/natural_order.hpp"
 
@@ -48,7 +47,7 @@ bool case_order(const Case& a, const Case& b) {
 }
 
 // The leading cells of a case's line in a headline table.
-struct CaseColumns {
+struct LeadingColumns {
   bool op, cache;
   std::vector<std::string> header() const {
     std::vector<std::string> h = {"dtype"};
@@ -68,14 +67,15 @@ struct CaseColumns {
 
 // Throughput families: the best plugin other than the reference, and how close it comes.
 std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& table,
-                              const FamilyView& view, const CaseColumns& columns,
+                              const FamilyView& view, const LeadingColumns& columns,
                               const std::vector<GpuModel>& models) {
-  const auto reference = std::find(table.columns.begin(), table.columns.end(), view.reference) -
+  const auto reference = std::find(table.columns.begin(), table.columns.end(),
+                                   view.reference_plugin) -
                          table.columns.begin();
   auto header = columns.header();
   const std::size_t left = header.size() + 2;
   header.insert(header.end(), {"best plugin", "block", view.unit,
-                                view.reference.empty() ? "of copy" : "of " + view.reference});
+                                view.reference_plugin.empty() ? "of copy" : "of " + view.reference_plugin});
   MarkdownTable out(header, left);
   for (const Case& c : cases) {
     std::optional<std::size_t> best;
@@ -106,8 +106,8 @@ std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& 
 
 // Latency families: every plugin, and what its metrics say it did.
 std::string latency_table(const std::vector<Case>& cases, const PivotTable& table,
-                          const FamilyView& view, const CaseColumns& columns,
-                          const std::vector<ResultRow>& rows) {
+                          const FamilyView& view, const LeadingColumns& columns,
+                          const std::vector<ResultRecord>& rows) {
   auto header = columns.header();
   std::vector<Align> alignment(header.size() + 2, Align::left);
   header.insert(header.end(), {"plugin", "block", view.unit, "metrics"});
@@ -121,7 +121,7 @@ std::string latency_table(const std::vector<Case>& cases, const PivotTable& tabl
       line.push_back(table.columns[p]);
       line.push_back(cell.block.empty() ? "-" : cell.block);
       line.push_back(format_measure(cell.value));
-      line.push_back(rows[*cell.source].get("metrics"));
+      line.push_back(rows[*cell.source].metrics);
       out.add_row(std::move(line));
     }
   }
@@ -130,24 +130,25 @@ std::string latency_table(const std::vector<Case>& cases, const PivotTable& tabl
 
 }  // namespace
 
-FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRow>& rows) {
+FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows) {
   std::string headline = described ? described->headline : "";
   if (headline.empty()) {
-    const auto counts = [&](const char* column) {
-      return std::any_of(rows.begin(), rows.end(), [&](const ResultRow& r) {
-        return cell_number(r.get(column)).value_or(0) > 0;
-      });
+    const auto counts = [&](std::optional<double> ResultRecord::*measure) {
+      return std::any_of(rows.begin(), rows.end(),
+                         [&](const ResultRecord& r) { return (r.*measure).value_or(0) > 0; });
     };
-    headline = counts("gflops") ? "gflops" : counts("gbps") ? "gbps" : "time";
+    headline = counts(&ResultRecord::gflops) ? "gflops"
+               : counts(&ResultRecord::gbps) ? "gbps"
+                                             : "time";
   }
-  const std::string reference = described ? described->reference : "";
-  if (headline == "gflops") return {Metric::gflops, "GFLOP/s", reference};
-  if (headline == "time") return {Metric::time, "us per launch", reference};
-  return {Metric::gbps, "GB/s", reference};
+  const std::string reference_plugin = described ? described->reference : "";
+  if (headline == "gflops") return {Metric::gflops, "GFLOP/s", reference_plugin};
+  if (headline == "time") return {Metric::time, "us per launch", reference_plugin};
+  return {Metric::gbps, "GB/s", reference_plugin};
 }
 
 std::string family_section(const std::string& family, const FamilyView& view,
-                           const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models,
+                           const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts) {
   const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
   const PivotTable& table = comparison.tables.front();
@@ -166,13 +167,13 @@ std::string family_section(const std::string& family, const FamilyView& view,
     cases.push_back(std::move(c));
   }
   std::stable_sort(cases.begin(), cases.end(), case_order);
-  const CaseColumns columns{has_op, caches.size() > 1};
+  const LeadingColumns columns{has_op, caches.size() > 1};
 
   std::string md = "\n## " + markdown_cell(family) + "\n\n";
   if (view.metric == Metric::time) {
     md += "Each plugin's " + std::string(view.unit) + " (median time) at its best block, and its "
           "`metrics`: what the launch did.\n\n" + latency_table(cases, table, view, columns, rows);
-  } else if (view.reference.empty()) {
+  } else if (view.reference_plugin.empty()) {
     md += std::string("Per size and GPU model, the best plugin, its ") + view.unit +
           " at its best block" +
           (view.metric == Metric::gbps ? ", and the fraction of the model's measured copy "
@@ -181,9 +182,9 @@ std::string family_section(const std::string& family, const FamilyView& view,
           " (no plugin describes this family's reference).\n\n" +
           best_plugin_table(cases, table, view, columns, models);
   } else {
-    md += "Per size and GPU model, the best plugin other than " + view.reference + ", its " +
-          view.unit + " at its best block, and the fraction of " + view.reference +
-          " it reaches: of " + view.reference + " at the same size" +
+    md += "Per size and GPU model, the best plugin other than " + view.reference_plugin + ", its " +
+          view.unit + " at its best block, and the fraction of " + view.reference_plugin +
+          " it reaches: of " + view.reference_plugin + " at the same size" +
           (view.metric == Metric::gbps ? " where it ran, else of the model's measured copy "
                                          "bandwidth"
                                        : "") +
@@ -194,7 +195,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   // goal sweeps' sizes) take the first colours, so that they are never the ones that repeat.
   std::vector<std::size_t> by_cases;
   for (std::size_t p = 0; p < table.columns.size(); ++p) {
-    if (table.columns[p] != view.reference) by_cases.push_back(p);
+    if (table.columns[p] != view.reference_plugin) by_cases.push_back(p);
   }
   const auto cases_of = [&](std::size_t p) {
     return std::count_if(cases.begin(), cases.end(), [&](const Case& c) {
@@ -208,7 +209,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::map<std::string, std::set<std::string>> cards_of;  // per model: the family's cards
   const std::vector<std::string> labels = gpu_labels(rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!rows[i].get("gpu_uuid").empty()) cards_of[labels[i]].insert(rows[i].get("gpu_uuid"));
+    if (!rows[i].gpu_uuid.empty()) cards_of[labels[i]].insert(rows[i].gpu_uuid);
   }
 
   // One PNG per model, a panel per data type, op and cache state with more than one size.
@@ -228,7 +229,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
       for (std::size_t p = 0; p < table.columns.size(); ++p) {
         PlotSeries series;
         series.title = table.columns[p];
-        if (series.title == view.reference) {
+        if (series.title == view.reference_plugin) {
           series.style = PlotSeries::Style::reference;
           series.title += " (the reference)";
         } else {

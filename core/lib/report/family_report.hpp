@@ -7,7 +7,7 @@
 #include "analysis/comparison.hpp"
 #include "analysis/gpu_model.hpp"
 #include "plugin/family_table.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <string>
 #include <vector>
@@ -16,19 +16,19 @@ namespace kb {
 
 // What a family is measured by and held against.
 struct FamilyView {
-  Metric metric;            // gbps, gflops, or time where a launch's latency is all it measures
-  const char* unit;         // of the tables and the y axis
-  std::string reference;    // the plugin drawn as the line to beat; empty: none
+  Metric metric;                 // gbps, gflops, or time where a launch's latency is all it measures
+  const char* unit;              // of the tables and the y axis
+  std::string reference_plugin;  // the plugin drawn as the line to beat; empty: none
 };
 
 // From the family's description (its headline and reference plugin); for a family no plugin
 // describes, the headline its rows support (GFLOP/s where they count flops, else GB/s, else time)
 // and no reference.
-FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRow>& rows);
+FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows);
 
 // The section's markdown; its plots' scripts are appended to `scripts`. `rows`: the family's.
 std::string family_section(const std::string& family, const FamilyView& view,
-                           const std::vector<ResultRow>& rows, const std::vector<GpuModel>& models,
+                           const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts);
 
 }  // namespace kb

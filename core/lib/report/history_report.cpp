@@ -24,34 +24,45 @@
 namespace kb {
 namespace {
 
-// "2026-11-21 23:59": where a run sits on the time axis.
+// "2026-11-21 23:59": a run's label on the axis.
 std::string tick_label(const HistoryRun& run) {
   std::string text = run.started_text.substr(0, 16);
   std::replace(text.begin(), text.end(), 'T', ' ');
   return text.empty() ? run.run_id : text;
 }
 
-// Hours since the first run started: the x of each run.
-std::vector<double> run_hours(const History& h) {
-  std::vector<double> hours;
-  for (const auto& run : h.runs) hours.push_back((run.started - h.runs.front().started) / 3600.0);
-  return hours;
+// At most this many run labels on the x axis: each takes about 90 pixels of the plot's width,
+// slanted, beside the legend.
+constexpr std::size_t kMaxRunLabels = 10;
+
+// The runs evenly spaced in the order they started (x = 0, 1, 2...), not at their times: runs a
+// minute apart would share one stripe of the plot and nights a day apart leave gaps around a run
+// started by hand. Labelled every so many runs, the first and the last always.
+std::vector<std::pair<double, std::string>> run_ticks(const History& h) {
+  const std::size_t runs = h.runs.size();
+  const std::size_t step = (runs + kMaxRunLabels - 1) / kMaxRunLabels;
+  std::vector<std::pair<double, std::string>> ticks;
+  for (std::size_t k = 0; k < runs; k += step) {
+    if (k > 0 && k + step / 2 >= runs - 1 && k != runs - 1) continue;  // too near the last
+    ticks.emplace_back(static_cast<double>(k), tick_label(h.runs[k]));
+  }
+  if (ticks.back().first != static_cast<double>(runs - 1)) {
+    ticks.emplace_back(static_cast<double>(runs - 1), tick_label(h.runs.back()));
+  }
+  return ticks;
 }
 
 LinePlot family_plot(const std::string& family, const History& h,
                      const std::vector<std::size_t>& cases) {
-  const std::vector<double> x = run_hours(h);
   const std::size_t plugin = key_column(h.key_columns, "plugin");
   LinePlot plot;
   plot.name = plot_stem("history", family);
   plot.title = family + ": each case's median time per run, over its median across the runs";
-  plot.x_label = "run (UTC)";
+  plot.x_label = "run, in the order they started (UTC), evenly spaced";
   plot.y_label = "time / the case's median over the runs";
   plot.log_x = false;
   plot.y_from_zero = false;
-  for (std::size_t k = 0; k < h.runs.size(); ++k) {
-    plot.x_ticks.emplace_back(x[k], tick_label(h.runs[k]));
-  }
+  plot.x_ticks = run_ticks(h);
   std::vector<std::string> plugins;  // in order of first appearance: each one's colour
   PlotSeries regressions;
   regressions.title = "slower (the gate failed it)";
@@ -74,8 +85,9 @@ LinePlot family_plot(const std::string& family, const History& h,
     series.colour = static_cast<std::size_t>(at - plugins.begin());
     for (std::size_t k = 0; k < h.runs.size(); ++k) {
       if (!c.median[k]) continue;
-      series.points.emplace_back(x[k], *c.median[k] / typical);
-      if (c.slower[k]) regressions.points.emplace_back(x[k], *c.median[k] / typical);
+      const double x = static_cast<double>(k);
+      series.points.emplace_back(x, *c.median[k] / typical);
+      if (c.slower[k]) regressions.points.emplace_back(x, *c.median[k] / typical);
     }
     plot.series.push_back(std::move(series));
   }

@@ -9,7 +9,6 @@
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
 #include "report/plot_stem.hpp"
-#include "store/result_selection.hpp"
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/output_file.hpp"
@@ -73,13 +72,13 @@ std::string cards_table(const std::vector<GpuModel>& models) {
 // Per family and GPU model, the plugin case nearest its roof: the measured copy bandwidth for a
 // memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one; and,
 // where the rows hold an energy, the work that case did per joule.
-bool has_energy(const std::vector<ResultRow>& rows) {
-  return std::any_of(rows.begin(), rows.end(), [](const ResultRow& row) {
+bool has_energy(const std::vector<ResultRecord>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ResultRecord& row) {
     return metric_value(row, Metric::efficiency).has_value();
   });
 }
 
-std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>& families,
+std::string best_per_family(const std::map<std::string, std::vector<ResultRecord>>& families,
                             const std::map<std::string, FamilyView>& views,
                             const std::vector<GpuModel>& models, bool energy, bool& above_roof) {
   std::vector<std::string> header = {"family", "GPU model", "best plugin", "case", "block",
@@ -109,8 +108,8 @@ std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>&
         if (row.key[key_index(pivot, "gpu")] != model.label) continue;
         for (std::size_t c = 0; c < pivot.columns.size(); ++c) {
           const PivotCell& cell = row.cells[c];
-          if (pivot.columns[c] == view.reference || cell.state != PivotCell::State::ok) continue;
-          const ResultRow& source = rows[*cell.source];
+          if (pivot.columns[c] == view.reference_plugin || cell.state != PivotCell::State::ok) continue;
+          const ResultRecord& source = rows[*cell.source];
           const std::string bound = case_bound(source);
           if (bound == "L2") continue;  // DRAM does not bound it
           const std::optional<double> roof = view.metric == Metric::gbps
@@ -121,7 +120,7 @@ std::string best_per_family(const std::map<std::string, std::vector<ResultRow>>&
           if (best_fraction && fraction <= *best_fraction) continue;
           best_fraction = fraction;
           best_line = {family, model.label, pivot.columns[c],
-                       case_text(source.get("dtype"), source.get("op"), source.get("shape")),
+                       case_text(source.dtype, source.op, source.shape),
                        cell.block.empty() ? "-" : cell.block,
                        format_measure(cell.value) + " " + view.unit, format_measure(fraction)};
           if (energy) {
@@ -320,23 +319,23 @@ std::string roofline_section(const Roofline& roofline, const std::string& dir,
 
 }  // namespace
 
-std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
+std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
                                       const FamilyTable& described, const std::string& dir) {
   boost::system::error_code error;
   boost::filesystem::create_directories(dir, error);
   if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
 
   // A family is reported when it has an ok row with its measure.
-  std::map<std::string, std::vector<ResultRow>> families;
-  for (const auto& row : rows) families[row.get("family")].push_back(row);
+  std::map<std::string, std::vector<ResultRecord>> families;
+  for (const auto& row : rows) families[row.family].push_back(row);
   std::map<std::string, FamilyView> views;
   for (const auto& [family, family_rows] : families) {
     views.emplace(family, view_of(described.find(family), family_rows));
   }
   for (auto it = families.begin(); it != families.end();) {
     const Metric metric = views.at(it->first).metric;
-    const bool measured = std::any_of(it->second.begin(), it->second.end(), [&](const ResultRow& r) {
-      return r.get("status") == "ok" && metric_value(r, metric);
+    const bool measured = std::any_of(it->second.begin(), it->second.end(), [&](const ResultRecord& r) {
+      return r.ok() && metric_value(r, metric);
     });
     it = measured ? std::next(it) : families.erase(it);
   }
@@ -345,7 +344,7 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
   const std::vector<GpuModel> models = gpu_models(rows);
   std::set<std::string> run_ids;
   std::size_t cards = 0;
-  for (const auto& row : rows) run_ids.insert(row.get("run_id"));
+  for (const auto& row : rows) run_ids.insert(row.run_id);
   for (const auto& model : models) cards += model.cards.size();
   std::vector<std::string> scripts;
   std::string md = "# kbench report\n\n" + std::to_string(rows.size()) + " rows from " +
@@ -354,10 +353,10 @@ std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
                    "each card's latest row, and a model's value is the median over its cards.\n";
   if (!models.empty()) md += "\n## GPU models\n\n" + models_table(models);
 
-  std::map<std::string, std::vector<ResultRow>> gpu_families;  // the rows that ran on a GPU
+  std::map<std::string, std::vector<ResultRecord>> gpu_families;  // the rows that ran on a GPU
   for (const auto& [family, family_rows] : families) {
     for (const auto& row : family_rows) {
-      if (!row.get("gpu_name").empty()) gpu_families[family].push_back(row);
+      if (!row.gpu_name.empty()) gpu_families[family].push_back(row);
     }
   }
   const bool energy = std::any_of(gpu_families.begin(), gpu_families.end(),

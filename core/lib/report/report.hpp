@@ -5,7 +5,7 @@
 #pragma once
 
 #include "plugin/family_table.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 
 #include <string>
 #include <vector>
@@ -16,7 +16,7 @@ namespace kb {
 // embeds NAME.png). Returns the scripts, for run_gnuplot.
 // `families`: the descriptions of the families (their headline and reference plugin), as the
 // plugins installed give them.
-std::vector<std::string> write_report(const std::vector<ResultRow>& rows,
+std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
                                       const FamilyTable& families, const std::string& dir);
 
 }  // namespace kb

@@ -1,8 +1,10 @@
-// The key columns of a table of cases (gpu, family, plugin, dtype, op, shape, block, cache): where
-// one is, and which to print. Those that tell cases apart only sometimes (the GPU, the op, the
-// cache state) are printed only where they do: a table whose every case ran on one GPU does not
-// repeat its name.
+// The key columns of a table of cases (case_columns.hpp): where one is, and which to print. Those
+// that tell cases apart only sometimes (kShownWhereTheyDiffer: the GPU, the op, the parameters,
+// the cache state) are printed only where they do: a table whose every case ran on one GPU does
+// not repeat its name.
 #pragma once
+
+#include "store/case_columns.hpp"
 
 #include <algorithm>
 #include <set>
@@ -21,7 +23,7 @@ inline std::size_t key_column(const std::vector<std::string>& key_columns, const
 // with one value per key column.
 template <class Row>
 void drop_constant_keys(std::vector<std::string>& key_columns, std::vector<Row>& rows) {
-  for (const char* optional : {"gpu", "op", "params", "cache"}) {
+  for (const std::string& optional : kShownWhereTheyDiffer.names()) {
     const auto at = std::find(key_columns.begin(), key_columns.end(), optional);
     if (at == key_columns.end()) continue;
     const auto index = static_cast<std::size_t>(at - key_columns.begin());

@@ -149,7 +149,8 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   const Math held_to = declared != Math::unknown ? declared : simt_math(c.request.dtype);
   const double math_peak = device->peaks.of(held_to);
   // The roofline: a case is compute-bound when its arithmetic intensity puts the memory roof
-  // (measured copy bandwidth) above the math's peak.
+  // (measured copy bandwidth) above the math's peak. Readers take this back from `peak`
+  // (analysis/case_bound.hpp says what they add to it).
   const double memory_roof = copy_gbps > 0 ? copy_gbps : device->theoretical_gbps;
   const bool compute_bound = flops > 0 && math_peak > 0 &&
                              (bytes <= 0 || flops / bytes * memory_roof >= math_peak);

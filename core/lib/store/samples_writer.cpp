@@ -1,5 +1,6 @@
 #include "store/samples_writer.hpp"
 
+#include "store/case_columns.hpp"
 #include "util/csv.hpp"
 #include "util/number_text.hpp"
 
@@ -8,12 +9,8 @@
 namespace kb {
 namespace {
 
-const std::vector<std::string> kKeyColumns = {"run_id", "gpu_uuid", "device", "plugin",
-                                              "dtype",  "op",       "shape",  "block",
-                                              "params", "cache",    "repetition"};
-
 std::vector<std::string> samples_header() {
-  auto header = kKeyColumns;
+  auto header = kSampleCase.names();
   header.insert(header.end(), {"sample", "us"});
   return header;
 }
@@ -26,7 +23,7 @@ SamplesWriter::SamplesWriter(std::string path)
 SharedCsvFile::Span SamplesWriter::append(const ResultRow& row,
                                           const std::vector<double>& samples) {
   std::vector<std::string> key;
-  for (const auto& column : kKeyColumns) key.push_back(row.get(column));
+  for (const auto& column : kSampleCase.names()) key.push_back(row.get(column));
   std::string text;
   std::size_t index = 0;
   for (const double us : samples) {

@@ -112,11 +112,9 @@ class MergeLock {
 
 }  // namespace
 
-BestKey best_key(const ResultRow& row) {
-  return {row.get("gpu_name"), row.get("compute_capability"),
-          row.get("plugin"),   row.get("plugin_version"),
-          row.get("dtype"),    row.get("op"),
-          row.get("shape")};
+BestKey best_key(const ResultRecord& row) {
+  return {row.gpu_name, row.compute_capability, row.plugin, row.plugin_version,
+          row.dtype,    row.op,                 row.shape};
 }
 
 BestConfigs BestConfigs::read(const std::string& path) {

@@ -5,7 +5,7 @@
 // strategy, evaluations), so its median can be found in the CSV.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 #include "tune/search_space.hpp"
 
 #include <cstddef>
@@ -33,7 +33,7 @@ struct BestKey {
 };
 
 // The key of the problem a results row measured.
-BestKey best_key(const ResultRow& row);
+BestKey best_key(const ResultRecord& row);
 
 struct BestConfig {
   BestKey key;

@@ -1,6 +1,6 @@
 #include "tune/search_replay.hpp"
 
-#include "store/result_selection.hpp"
+#include "store/case_columns.hpp"
 #include "tune/best_configs.hpp"
 #include "util/natural_order.hpp"
 
@@ -10,34 +10,26 @@
 namespace kb {
 namespace {
 
-// The cells that make rows one problem; the configuration's cells (block, params) and the
-// repetition are what vary within it.
-constexpr const char* kProblemColumns[] = {"run_id",         "gpu_name", "device", "plugin",
-                                           "plugin_version", "dtype",    "op",     "shape",
-                                           "seed",           "cache"};
-
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-Configuration configuration_of(const ResultRow& row) {
-  return {row.get("block"), row.get("params")};
-}
+Configuration configuration_of(const ResultRecord& row) { return {row.block, row.params}; }
 
 }  // namespace
 
-std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows) {
+std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRecord>& rows) {
   // problem key -> configuration -> the medians of its ok rows (empty: measured, never ok)
   std::map<std::vector<std::string>, std::map<Configuration, std::vector<double>>, NaturalKeyLess>
       problems;
+  std::map<std::vector<std::string>, const ResultRecord*> first_of;  // a row of each problem
   for (const auto& row : rows) {
-    std::vector<std::string> key;
-    for (const char* column : kProblemColumns) key.push_back(row.get(column));
+    const std::vector<std::string> key = key_cells(row, kTuningProblem);
+    first_of.emplace(key, &row);
     auto& medians = problems[key][configuration_of(row)];
-    const auto median = cell_number(row.get("median_us"));
-    if (row.get("status") == "ok" && median && *median > 0) medians.push_back(*median);
+    if (row.ok() && row.median_us && *row.median_us > 0) medians.push_back(*row.median_us);
   }
   std::vector<MeasuredSpace> spaces;
   for (const auto& [key, configurations] : problems) {
@@ -55,10 +47,10 @@ std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows) {
       any_ok = true;
     }
     if (space.size() < 2 || !any_ok) continue;
-    // key: run, gpu, device, plugin, version, dtype, op, shape, seed, cache
-    measured.problem = BestKey{key[1], "", key[3], key[4], key[5], key[6], key[7]}.problem();
-    measured.where = "run " + key[0] + ", " + (key[1].empty() ? "host" : key[1]) +
-                     (key[2] == "host" || key[2].empty() ? "" : " (device " + key[2] + ")");
+    const ResultRecord& row = *first_of.at(key);
+    measured.problem = best_key(row).problem();
+    measured.where = "run " + row.run_id + ", " + (row.gpu_name.empty() ? "host" : row.gpu_name) +
+                     (row.device == "host" || row.device.empty() ? "" : " (device " + row.device + ")");
     spaces.push_back(std::move(measured));
   }
   return spaces;

@@ -3,7 +3,7 @@
 // many evaluations each needs to come within a few percent of the best configuration.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_record.hpp"
 #include "tune/search.hpp"
 #include "tune/search_space.hpp"
 #include "tune/search_strategy.hpp"
@@ -24,10 +24,11 @@ struct MeasuredSpace {
   double optimum = 0;       // the least cost
 };
 
-// The rows grouped by problem: one space per run, card, plugin and version, data type, operation,
-// shape, seed and cache, over the configurations (block, params) its rows hold. Only spaces of at
+// The rows grouped by problem (kTuningProblem: one space per run, GPU and device, plugin and
+// version, data type, operation, shape, seed and cache), over the configurations (block, params)
+// its rows hold. Only spaces of at
 // least two configurations, one of them ok, are worth a search: the others are left out.
-std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRow>& rows);
+std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRecord>& rows);
 
 struct ReplayOutcome {
   std::size_t searches = 0;     // one per seed

@@ -26,6 +26,7 @@ class Array {
     } else {
       host_.resize(count_);
       data_ = host_.data();
+      touch_pages();
     }
   }
   ~Array() {
@@ -81,6 +82,17 @@ class Array {
   T* data_ = nullptr;
   // Zeroed, unlike a HostVector: a host plugin's output holds no leftovers before it is written.
   std::vector<T> host_;
+
+  // Every page written once by this thread, the one that goes on to run a host strategy: the
+  // compiler may turn the vector's zeroing into a calloc of untouched pages, and a page first
+  // written by one of the threads that draw the inputs would then live on that thread's memory
+  // node, far from the strategy's (seen on a 16-core GPU machine: host plugins 1.2-1.6x slower).
+  void touch_pages() {
+    constexpr std::size_t kPage = 4096;
+    volatile unsigned char* bytes = reinterpret_cast<volatile unsigned char*>(data_);
+    for (std::size_t at = 0; at < bytes_(); at += kPage) bytes[at] = 0;
+  }
+  std::size_t bytes_() const noexcept { return count_ * sizeof(T); }
 };
 
 }  // namespace kb

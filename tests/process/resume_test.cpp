@@ -1,8 +1,6 @@
-// Issue 19: --resume with another --seed or --cold skipped every case (the key lacked them), and
-// duplicate rows appeared silently: a reused --run-id without --resume, two concurrent resumes of
-// one run id. The resume key is now everything that defines a case (CaseKey), and one process at a
-// time runs a chosen run id.
-#include "store/case_key.hpp"
+// --resume runs the cases a run id lacks, and only those: the key is everything that defines a case
+// (CaseKey), so another --seed or --cold is another case; a reused --run-id without --resume is
+// refused, and one process at a time runs a chosen run id, so no case gets two rows.
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 
@@ -22,30 +20,6 @@ namespace {
 
 using kbtest::kbench;
 namespace fs = boost::filesystem;
-
-TEST(CaseKey, HoldsEveryColumnThatDefinesACase) {
-  kb::ResultRow row;
-  for (const char* column : kb::kCaseKeyColumns) row.set(column, std::string(column) + "-value");
-  row.set("device", "1");
-  row.set("median_us", "3.5");
-  const kb::CaseKey key(row, false);
-  for (const char* column : kb::kCaseKeyColumns) {
-    kb::ResultRow other = row;
-    other.set(column, "different");
-    EXPECT_FALSE(kb::CaseKey(other, false) == key) << column << " is not part of the key";
-  }
-  kb::ResultRow remeasured = row;
-  remeasured.set("median_us", "4.5");
-  remeasured.set("timestamp_utc", "later");
-  EXPECT_TRUE(kb::CaseKey(remeasured, false) == key);
-  // With --split a CUDA case may run on any device; a host case stays a host case.
-  kb::ResultRow elsewhere = row;
-  elsewhere.set("device", "0");
-  EXPECT_TRUE(kb::CaseKey(elsewhere, true) == kb::CaseKey(row, true));
-  EXPECT_FALSE(kb::CaseKey(elsewhere, false) == kb::CaseKey(row, false));
-  row.set("device", "host");
-  EXPECT_NE(kb::CaseKey(row, true).describe().find("host"), std::string::npos);
-}
 
 class Resume : public ::testing::Test {
  protected:

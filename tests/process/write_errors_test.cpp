@@ -1,8 +1,7 @@
-// Issue 19: a full disk aborted the parent (an uncaught exception, SIGABRT) and left a partial row
-// that the next run glued its first row onto; --samples-out pointed at the results CSV appended
-// sample rows to it; --samples-out /dev/full lost the samples and exited 0. Now a write error ends
-// the run cleanly: nothing half-written stays, one line says why, which case was not recorded and
-// how to resume, and the exit code is 4.
+// A write error (a full disk, --samples-out on /dev/full) ends the run cleanly: nothing
+// half-written stays for the next row to be glued onto, one line says why, which case was not
+// recorded and how to resume, and the exit code is 4. --samples-out on the results CSV, or any
+// other CSV, is refused.
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 

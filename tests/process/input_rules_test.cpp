@@ -1,4 +1,4 @@
-// Issue 19: every request is run or refused, never silently changed. A value that is empty, NaN,
+// Every request is run or refused, never silently changed. A value that is empty, NaN,
 // infinite, out of range, duplicated or unknown is one line naming it and exit 2, with no row
 // written; an empty plan is said in one line, never a division by zero.
 #include "support/kbench_process.hpp"
@@ -103,8 +103,8 @@ TEST(InputRules, ExplicitCasesAreRefusedWithSweepOptionsAndWhenRepeated) {
       << run.output;
 }
 
-// Issue 19: an empty plan divided by zero (SIGFPE), and --devices all --split without a GPU
-// dereferenced an empty device list.
+// An empty plan, and --devices all --split without a GPU, are one line each, never a signal
+// (a division by zero, an empty device list).
 TEST(InputRules, AnEmptyPlanIsOneLineNeverASignal) {
   auto run = kbench({"run", "--plugin", "reduce/cpu", "--sizes", "100", "--ops", "bogus"});
   EXPECT_EQ(run.exit_code, 2) << run.output;
@@ -132,8 +132,8 @@ TEST(InputRules, AnEmptyPlanIsOneLineNeverASignal) {
   EXPECT_EQ(run.rows.size(), 1u) << run.output;
 }
 
-// Issue 19: a 19-digit size passed the parent and was refused by the worker ("worker protocol
-// error"); an element count past int64 crashed transpose/cpu. One parser, one set of limits.
+// Every size the parent plans, the worker takes (one parser, one set of limits): a size past them
+// is refused in one line, and one within them reaches the plugin, whose row says its own limit.
 TEST(InputRules, TheWorkerTakesEverySizeTheParentPlanned) {
   auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin",
                      "testing/good", "--sizes", "10^18,9223372036854775807", "--dtypes", "int32"});

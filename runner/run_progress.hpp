@@ -1,6 +1,7 @@
-// What the user sees while a sweep runs and when it ends: a progress line (rewritten in place on a
-// terminal, one line per case otherwise), the status counts, a markdown summary table and where
-// the sweep's time went.
+// What the user sees while `run` or `tune` runs and when it ends: a progress line (rewritten in
+// place on a terminal, one line per case otherwise), the status counts, a markdown table of the
+// cases and where the time went. It echoes each row's cells as they were written. (`kbench
+// report`, the page written from results files, is report/.)
 #pragma once
 
 #include "case/case_outcome.hpp"
@@ -15,9 +16,9 @@
 
 namespace kb {
 
-class SweepReport {
+class RunProgress {
  public:
-  explicit SweepReport(std::size_t planned);
+  explicit RunProgress(std::size_t planned);
   void started(const std::string& label);
   // `outcome` holds the case's phase times in the worker (none for a case that did not run).
   void finished(const ResultRow& row, const CaseOutcome& outcome);

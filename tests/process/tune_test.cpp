@@ -1,4 +1,4 @@
-// Issue 17: `kbench tune` end to end — real kbench processes tuning the host plugin tuning/model,
+// `kbench tune` end to end — real kbench processes tuning the host plugin tuning/model,
 // which spins for the cost model of tests/support/tuning_model.hpp (3 axes: block, unroll, vec;
 // 2 configurations refused by its accepts(), 1 that fails verification; a shallow global basin and
 // a local optimum), its rows written by the real results store — and `kbench run --best`.

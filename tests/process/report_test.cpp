@@ -195,8 +195,8 @@ TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
   EXPECT_FALSE(fs::exists(out / "matmul_h100.png"));
 }
 
-// Found by the fuzz test (issue 19): a data type whose cases all failed made a panel with nothing
-// to plot, gnuplot refused its `plot` and the report ended as an internal error.
+// A data type whose cases all failed makes a panel with nothing to plot: drawn empty, where gnuplot
+// would refuse its `plot` (found by the fuzz test).
 TEST_F(ReportTest, APanelWithoutAMeasuredCaseIsDrawnEmptyNotAnError) {
   {
     // A host plugin (no copy bandwidth to draw as a ceiling) at two sizes: float32 ok, float64

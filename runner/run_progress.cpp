@@ -1,6 +1,7 @@
-#include "sweep_report.hpp"
+#include "run_progress.hpp"
 
 #include "util/markdown_table.hpp"
+#include "util/number_text.hpp"
 #include "util/terminal_text.hpp"
 
 #include <unistd.h>
@@ -11,14 +12,14 @@
 
 namespace kb {
 
-SweepReport::SweepReport(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
+RunProgress::RunProgress(std::size_t planned) : planned_(planned), terminal_(isatty(2)) {}
 
-void SweepReport::skipped_resumed() {
+void RunProgress::skipped_resumed() {
   const std::lock_guard<std::mutex> lock(mutex_);
   ++resumed_;
 }
 
-void SweepReport::started(const std::string& label) {
+void RunProgress::started(const std::string& label) {
   if (!terminal_) return;
   const std::lock_guard<std::mutex> lock(mutex_);
   // Written past std::cerr's filter (it would show the line's own \r and erase as text).
@@ -27,13 +28,13 @@ void SweepReport::started(const std::string& label) {
   std::fflush(stderr);
 }
 
-void SweepReport::worker_started(double seconds) {
+void RunProgress::worker_started(double seconds) {
   const std::lock_guard<std::mutex> lock(mutex_);
   ++worker_starts_;
   worker_start_seconds_ += seconds;
 }
 
-void SweepReport::finished(const ResultRow& row, const CaseOutcome& outcome) {
+void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (outcome.phases) {
     phase_seconds_.setup += outcome.phases->setup;
@@ -60,18 +61,16 @@ void SweepReport::finished(const ResultRow& row, const CaseOutcome& outcome) {
 
 // Wall time, and the time of every lane summed: what the GPUs' timing loops took against the host
 // work around them (worker starts, inputs and references, verification).
-void SweepReport::print_time() const {
+void RunProgress::print_time() const {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "time: %.1f s; summed over the lanes: %zu worker starts %.1f s, setup %.1f s, "
-                "timing %.1f s, verify %.1f s\n",
-                wall, worker_starts_, worker_start_seconds_, phase_seconds_.setup,
-                phase_seconds_.timing, phase_seconds_.verify);
-  std::cout << line;
+  std::cout << "time: " << fixed_text(wall, 1) << " s; summed over the lanes: " << worker_starts_
+            << " worker starts " << fixed_text(worker_start_seconds_, 1) << " s, setup "
+            << fixed_text(phase_seconds_.setup, 1) << " s, timing "
+            << fixed_text(phase_seconds_.timing, 1) << " s, verify "
+            << fixed_text(phase_seconds_.verify, 1) << " s\n";
 }
 
-void SweepReport::print_cases() const {
+void RunProgress::print_cases() const {
   std::cout << "\n| plugin | dtype | op | shape | block | status | median us | GB/s | GFLOP/s | "
                "of peak |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : rows_) {
@@ -87,7 +86,7 @@ void SweepReport::print_cases() const {
   }
 }
 
-int SweepReport::close(CaseTable table) {
+int RunProgress::close(CaseTable table) {
   if (terminal_) std::fprintf(stderr, "\r\033[K");
   if (table == CaseTable::shown) print_cases();
   std::cout << "\n" << done_ << " cases:";

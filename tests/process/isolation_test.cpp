@@ -152,7 +152,7 @@ TEST_F(Interruption, SigintFinishesTheCaseFlushesAndPrintsTheResumeCommand) {
 
 }  // namespace
 
-// --- Issue 19: a signal to the whole process group -----------------------------------------------
+// --- A signal to the whole process group ---------------------------------------------------------
 namespace {
 
 std::string text_of(const std::string& path) {

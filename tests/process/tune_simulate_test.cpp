@@ -1,4 +1,4 @@
-// Issue 17: `kbench tune --simulate CSV` replays the strategies against measured rows, without a
+// `kbench tune --simulate CSV` replays the strategies against measured rows, without a
 // GPU. On a CSV written here by the real results store from the tuning tests' cost model (three
 // axes, a shallow global basin, a local optimum): random and greedy come within 5% of the optimum
 // in at most a third of the space's evaluations. On the committed H100 results (the transpose

@@ -1,0 +1,58 @@
+// A results row read back, typed once: the numbers parsed, the status an enum, the text that names
+// things kept as written. `compare`, `report`, the verdicts, the history and `tune` work on these;
+// only the store reads cells by column name. An empty or non-numeric cell is a number not given
+// (a host plugin has no GPU, a transpose no flops, an unsupported case no time), and so is one
+// that reads as no finite number ("nan", "inf", "1e999"). Whether a number is a measurement (a
+// median of 0, -1 or 1e308 us is none) is the analysis's question (analysis/metric.hpp).
+#pragma once
+
+#include "case/case_status.hpp"
+#include "store/case_columns.hpp"
+#include "store/result_schema.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+struct ResultRecord {
+  // When and where: the timestamp as written ("2026-11-21T23:59:01Z", which sorts as it reads).
+  std::string timestamp_utc, run_id, host, kbench_version;
+
+  // The GPU and its measured facts; empty for a host plugin's row.
+  std::string gpu_name, gpu_uuid, compute_capability;
+  std::optional<double> sm_count, l2_bytes, theoretical_gbps, copy_gbps, sm_clock_mhz;
+
+  // The case (case_columns.hpp: which of these identify it for which question).
+  std::string device, family, plugin, plugin_version, dtype, op, shape, block, params, seed, cache,
+      repetition;
+
+  // What became of it. `status` is nothing for a word this kbench does not know (a newer one's);
+  // `other_status` then keeps it as written.
+  std::optional<CaseStatus> status;
+  std::string other_status, message;
+  std::optional<double> median_us, min_us, noise, batch_us, host_us;
+  std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
+  std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
+  std::string throttle;  // the clock-slowdown reasons NVML gave, "" when none
+  std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
+  std::string metrics;  // the plugin's own account of the launch, as it wrote it
+
+  bool ok() const { return status == CaseStatus::ok; }
+  // The status as its row names it.
+  std::string status_text() const { return status ? status_name(*status) : other_status; }
+  // The cell of a column that identifies the case; `gpu` is a label, not a cell (std::logic_error).
+  const std::string& cell(CaseColumn column) const;
+};
+
+ResultRecord record_of(const ResultRow& row);
+
+// The cells of `columns`, in their order; `gpu` is the reader's label of the row's GPU.
+std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns columns,
+                                   const std::string& gpu = "");
+
+// Every row of a results file, as records (read_results: the same rules, the same errors).
+std::vector<ResultRecord> read_records(const std::string& path);
+
+}  // namespace kb
