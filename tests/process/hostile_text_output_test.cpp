@@ -1,8 +1,8 @@
 // Issue 26: text from files and people (a CSV cell someone else wrote, an option's value) reaches
 // kbench's outputs as data, never as structure or commands: error lines show control characters
 // as escapes, markdown tables keep their columns, `compare --format csv` is RFC 4180 without
-// formulas, `report` runs nothing from a cell and gives each plot its own files. The text functions
-// alone: tests/unit/hostile_text_test.cpp.
+// formulas, `report` runs nothing from a cell and gives each plot its own files, and its HTML pages
+// show every name as text. The text functions alone: tests/unit/hostile_text_test.cpp.
 #include "report/plot_stem.hpp"
 #include "store/results_store.hpp"
 #include "support/case_rows.hpp"
@@ -10,6 +10,8 @@
 #include "util/export_csv.hpp"
 
 #include <boost/filesystem.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
 
@@ -205,6 +207,82 @@ TEST(HostileText, PlotsOfNamesThatDifferInPunctuationKeepTheirOwnFiles) {
     EXPECT_NE(md.find("(" + stem + ".png)"), std::string::npos) << stem << "\n" << md;
   }
   EXPECT_EQ(family_plots.size(), 3u) << md;
+}
+
+// Each table of an HTML page: "" when every row has its header's number of cells, else the table.
+std::string html_table_broken(const std::string& html) {
+  const auto count = [](const std::string& text, const std::string& what) {
+    int n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  for (auto start = html.find("<table>"); start != std::string::npos;
+       start = html.find("<table>", start + 1)) {
+    const std::string table = html.substr(start, html.find("</table>", start) - start);
+    const auto body = table.find("<tbody>");
+    const std::string head = table.substr(0, body);
+    const int columns = count(head, "<th>") + count(head, "<th ");
+    for (auto row = table.find("<tr>", body); row != std::string::npos;
+         row = table.find("<tr>", row + 1)) {
+      const std::string cells = table.substr(row, table.find("</tr>", row) - row);
+      if (count(cells, "<td>") + count(cells, "<td ") != columns) return table;
+    }
+  }
+  return "";
+}
+
+// The HTML pages of `report --html`, of a report and of a history: GPU, plugin and run names
+// holding tags, pipes, line breaks and backquotes are shown as text (escaped in the page, as data
+// in its JSON), the tables keep their columns, and nothing from a cell runs.
+TEST(HostileText, HtmlPagesShowEveryNameAsText) {
+  const kbtest::TempFolder folder;
+  const fs::path marker = folder.path() / "ran";
+  const std::string tag = "<img src=x onerror=alert(1)></script><i id=pwned>";
+  const std::string csv = folder.file("results.csv");
+  {
+    kb::ResultsStore store(csv);
+    for (const auto& [name, uuid, copy] :
+         {std::tuple{"H100 |pipe\nline " + payload(marker), std::string("GPU-a"), 3000.0},
+          {"H200 " + tag, "GPU-b", 4200.0}}) {
+      for (const char* size : {"1024", "2048"}) {
+        for (const std::string& plugin : {"transpose/a|b" + tag, std::string("transpose/plain")}) {
+          kb::ResultRow row = kbtest::case_row({name, uuid, copy}, {plugin, "float32", size, 10, 8e6});
+          row.set("run_id", "night " + tag);
+          store.append(row);
+        }
+      }
+    }
+  }
+  for (const bool history : {false, true}) {
+    const std::string page = folder.file(history ? "history.html" : "report.html");
+    std::vector<std::string> args = {"report", csv, "-o", folder.file(history ? "history" : "report"),
+                                     "--html", page};
+    if (history) args.push_back("--history");
+    const auto run = kbench(args);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_FALSE(any_marker(marker)) << "a command from a CSV cell ran:\n" << run.output;
+    const std::string html = kbtest::read_file(page);
+    for (const char* raw : {"<img src=x", "<i id=pwned>", "</script><i"}) {
+      EXPECT_EQ(html.find(raw), std::string::npos) << raw << " raw in " << page;
+    }
+    const std::string broken = html_table_broken(html);
+    EXPECT_TRUE(broken.empty()) << "a table lost its columns:\n" << broken;
+    // The page's data, parsed, holds the names as they were.
+    const std::string open = "<script type=\"application/json\" id=\"kbench-data\">";
+    const auto start = html.find(open);
+    ASSERT_NE(start, std::string::npos);
+    const auto end = html.find("</script>", start);
+    const auto data = nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+    EXPECT_NE(data.dump().find("transpose/a|b" + tag), std::string::npos) << page;
+    if (!history) {
+      // The report's first page: the names escaped in its tables, headings and summaries.
+      EXPECT_NE(html.find("transpose/a|b&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
+      EXPECT_NE(html.find("<summary>H200 &lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;i "
+                          "id=pwned&gt; vs H100 |pipe line <code>touch "),
+                std::string::npos)
+          << html.substr(0, 4000);
+    }
+  }
 }
 
 }  // namespace

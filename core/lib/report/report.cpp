@@ -211,7 +211,9 @@ std::string scaling_cases_table(const ModelScaling& scaling) {
                    c.predicted ? format_speedup(*c.predicted) : kMissing,
                    efficiency_text(c.efficiency)});
   }
-  return "\n<details><summary>" + scaling.other + " vs " + scaling.baseline + ": " +
+  // One line whatever the models are called: the HTML page reads it as the summary's text.
+  return "\n<details><summary>" + markdown_cell(scaling.other) + " vs " +
+         markdown_cell(scaling.baseline) + ": " +
          std::to_string(scaling.cases.size()) + " cases</summary>\n\n" + table.str() +
          "\n</details>\n";
 }
