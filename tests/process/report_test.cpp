@@ -7,6 +7,8 @@
 
 #include <boost/filesystem.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -146,13 +148,30 @@ TEST_F(ReportTest, MediansThatAreNoMeasurementAreLeftOutNotAnError) {
       store.append(case_row({"H100", "GPU-a", 3000}, {"transpose/odd", "float32", shape, h100, 8e6}));
       store.append(case_row({"H200", "GPU-c", 4200}, {"transpose/odd", "float32", shape, h200, 8e6}));
     }
+    // A repetition of the measured case, in its run, whose median is none.
+    store.append(case_row({"H200", "GPU-c", 4200}, {"transpose/odd", "float32", "1024", 1e308, 8e6}));
   }
   for (const bool history : {false, true}) {
-    std::vector<std::string> args = {"report", csv, "-o", (folder_ / "out").string()};
+    const std::string page = (folder_ / (history ? "history.html" : "report.html")).string();
+    std::vector<std::string> args = {"report", csv, "-o", (folder_ / "out").string(), "--html", page};
     if (history) args.push_back("--history");
     const auto run = kbtest::kbench(args);
     EXPECT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.output.find("error"), std::string::npos) << run.output;
+    if (!history) continue;
+    // The history page holds measurements alone: the case with a 1e308 repetition has no median
+    // in that run (as the gate says), and no band of 1e308.
+    const std::string html = kbtest::read_file(page);
+    const std::string open = "<script type=\"application/json\" id=\"kbench-data\">";
+    const auto start = html.find(open);
+    ASSERT_NE(start, std::string::npos);
+    const auto end = html.find("</script>", start);
+    const auto data = nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+    for (const char* column : {"median", "low", "high"}) {
+      for (const auto& value : data["values"]["columns"][column]) {
+        if (value.is_number()) EXPECT_LT(value.get<double>(), 1e15) << column << ": " << data["values"].dump();
+      }
+    }
   }
 }
 

@@ -191,6 +191,17 @@ TEST_F(WriteErrors, EveryFileAndStandardOutputThatCannotBeWrittenIsExitFour) {
   auto run = kbench({"compare", csv_, "--baseline-run", "full-disk", "--run", "full-disk-2",
                      "--junit", "/dev/full"});
   EXPECT_EQ(run.exit_code, 4) << run.output;
+  // The HTML page of `report --html`, the markdown beside it written.
+  for (const bool history : {false, true}) {
+    std::vector<std::string> args = {"report", csv_, "-o", folder_.file("html-report"), "--html",
+                                     "/dev/full"};
+    if (history) args.push_back("--history");
+    run = kbench(args);
+    EXPECT_EQ(run.exit_code, 4) << run.output;
+    EXPECT_NE(run.output.find("cannot write HTML page '/dev/full': No space left on device"),
+              std::string::npos)
+        << run.output;
+  }
   // Standard output on a full device: `compare`'s table, `list`'s.
   for (const std::string& command :
        {"compare " + csv_ + " --by run", "list --plugins " + kbtest::test_plugin_dir("faulty")}) {
