@@ -4,6 +4,7 @@
 #include "plan/plan.hpp"
 #include "plugin/loader.hpp"
 #include "plugin/params.hpp"
+#include "protocol/sandbox.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -21,6 +22,9 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   PluginSelection selection{{}, FamilyTable(discovery.families, discovery.plugins)};
   for (const auto& warning : selection.families.warnings()) {
     std::cerr << "kbench: " << warning << "\n";
+  }
+  if (const std::string missing = sandbox_support().missing(); !missing.empty()) {
+    std::cerr << "kbench: note: " << missing << "\n";
   }
   const auto kernels = load_kernel_parts(kernel_files, discovery.families, discovery.plugins);
   std::vector<std::shared_ptr<const PluginInfo>> selected;

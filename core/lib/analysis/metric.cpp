@@ -52,7 +52,14 @@ std::optional<double> metric_value(const ResultRecord& row, Metric metric) {
       value = moves_bytes(case_bound(row)) ? row.gb_per_j : row.gflop_per_j;
       break;
   }
-  if (!value || !(*value > 0)) return std::nullopt;
+  if (!value || !measurable(*value)) return std::nullopt;
+  return value;
+}
+
+bool measurable(double value) { return value >= kLeastMeasurable && value <= kMostMeasurable; }
+
+std::optional<double> measurement(std::optional<double> value) {
+  if (!value || !measurable(*value)) return std::nullopt;
   return value;
 }
 

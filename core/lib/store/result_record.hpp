@@ -1,7 +1,9 @@
 // A results row read back, typed once: the numbers parsed, the status an enum, the text that names
 // things kept as written. `compare`, `report`, the verdicts, the history and `tune` work on these;
 // only the store reads cells by column name. An empty or non-numeric cell is a number not given
-// (a host plugin has no GPU, a transpose no flops, an unsupported case no time).
+// (a host plugin has no GPU, a transpose no flops, an unsupported case no time), and so is one
+// that reads as no finite number ("nan", "inf", "1e999"). Whether a number is a measurement (a
+// median of 0, -1 or 1e308 us is none) is the analysis's question (analysis/metric.hpp).
 #pragma once
 
 #include "case/case_status.hpp"
@@ -34,6 +36,10 @@ struct ResultRecord {
   std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
   std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
   std::string throttle;  // the clock-slowdown reasons NVML gave, "" when none
+  // Who judged it: "family" (a version 3 strategy), "plugin" (its own referee), "" (a file from
+  // before the column: every plugin then was its own referee).
+  std::string referee;
+  bool refereed_by_family() const { return referee == "family"; }
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
 
