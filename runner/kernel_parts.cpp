@@ -1,5 +1,6 @@
 #include "kernel_parts.hpp"
 
+#include "kernel/code_cache.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "util/input_error.hpp"
 
@@ -41,6 +42,10 @@ std::vector<std::shared_ptr<const PluginInfo>> load_kernel_parts(
     parts.push_back(std::make_shared<const PluginInfo>(kernel_part(std::move(manifest), *family)));
   }
   return parts;
+}
+
+void prepare_kernel_cache(const std::vector<std::string>& kernel_files) {
+  if (!kernel_files.empty()) make_kernel_cache_dir();
 }
 
 void check_planned_kernels(PluginProbe& probe, Plan& plan) {

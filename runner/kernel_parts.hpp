@@ -28,6 +28,11 @@ std::vector<std::shared_ptr<const PluginInfo>> load_kernel_parts(
 // Says in one line per file what was built (standard error).
 void check_planned_kernels(PluginProbe& probe, Plan& plan);
 
+// With kernel files to run, makes the compiled-code cache's folder where it is missing, before
+// the probe (which compiles them) starts: inside its sandbox it may write beneath the folder but
+// not make it. A folder that cannot be made is left to the build's note ("not cached: ...").
+void prepare_kernel_cache(const std::vector<std::string>& kernel_files);
+
 // The same for kernel files that cannot run here (no CUDA device): their default plan compiled,
 // so a broken kernel is refused on any machine.
 void check_kernels_without_device(PluginProbe& probe,

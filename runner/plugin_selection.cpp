@@ -15,6 +15,7 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
                                 const std::vector<std::string>& plugin_dirs,
                                 const std::vector<std::string>& kernel_files, int device_count,
                                 const std::string& why_no_device) {
+  prepare_kernel_cache(kernel_files);
   const Discovery discovery = probe.discover(plugin_search_path(plugin_dirs));
   for (const auto& failure : discovery.failures) {
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";

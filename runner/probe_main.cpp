@@ -133,7 +133,9 @@ int probe_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // What a plugin prints while it loads must not reach the parent's terminal uninvited.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
-  enter_sandbox();  // loading runs the plugins' static constructors and kbench_plugin()
+  // Loading runs the plugins' static constructors and kbench_plugin(); a kernel file's code is
+  // compiled here and kept in the cache folder (made by the parent where it was missing).
+  enter_sandbox({kernel_cache_dir()});
 
   std::map<std::string, std::shared_ptr<const LoadedPlugin>> loaded;  // by file
   const auto step = [](const char* name) { send("step", {{"name", name}}); };

@@ -274,6 +274,7 @@ bool is_kernel_file(const std::string& file) {
 // those cases run and checked by the family, and the first that passed under compute-sanitizer.
 int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
                     double case_timeout, bool no_sanitizer) {
+  prepare_kernel_cache({file});
   PluginProbe probe(executable_path(), case_timeout);
   const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
   const auto parts = load_kernel_parts({file}, found.families, found.plugins);

@@ -61,7 +61,9 @@ int worker_command(const std::vector<std::string>& args) {
 
   Record hello;
   try {
-    enter_sandbox();  // before any of the plugin's code runs, its static constructors included
+    // Before any of the plugin's code runs, its static constructors included; a kernel file's
+    // variant the probe did not build is compiled here and kept in the cache folder.
+    enter_sandbox({kernel_cache_dir()});
     // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks build,
     // load and launch the file's kernel as its manifest says).
     std::shared_ptr<const LoadedPlugin> plugin;

@@ -14,6 +14,8 @@
 #include <fstream>
 #include <thread>
 
+#include <unistd.h>
+
 namespace {
 
 using kbtest::kbench;
@@ -243,6 +245,33 @@ TEST_F(KernelFiles, CompileOnceThenComeFromTheCache) {
   kernel_file(dir_.path(), kManifest, std::string(kSource) + "// edited\n", "good.cu");
   run = kbench({"validate", file});
   EXPECT_NE(run.output.find("(1 compiled, 0 from the cache "), std::string::npos) << run.output;
+}
+
+// The probe compiles and the workers load under the plugin sandbox, which lets them write only
+// beneath the temporary folders, the caches and kbench's own cache folder: a cache folder outside
+// all of them (here, in the build tree), not there yet, is made by the runner before the probe
+// starts, and filled and found from inside the sandbox.
+TEST_F(KernelFiles, TheCacheFolderWorksUnderThePluginSandboxWhereverItIs) {
+  if (!nvrtc_here()) GTEST_SKIP() << "NVRTC is not loadable here";
+  const fs::path outside = fs::path(KBT_PLUGIN_ROOT).parent_path() /
+                           ("kernel-cache-" + std::to_string(getpid()));
+  fs::remove_all(outside);
+  const fs::path cache = outside / "nested" / "cache";
+  setenv("KBENCH_CACHE_DIR", cache.c_str(), 1);
+  const std::string file = kernel_file(dir_.path(), kManifest, kSource, "good.cu");
+  auto run = kbench({"validate", file});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("(1 compiled, 0 from the cache " + cache.string() + ")"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("not cached"), std::string::npos) << run.output;
+  run = kbench({"run", "--kernel", file, "--sizes", "64", "--blocks", "16x16", "--dtypes",
+                "float32", "--max-time", "0.05"});
+  EXPECT_NE(run.output.find("(0 compiled, 1 from the cache " + cache.string() + ")"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("not cached"), std::string::npos) << run.output;
+  fs::remove_all(outside);
 }
 
 TEST_F(KernelFiles, RunBesideThePluginsAFilterSelects) {

@@ -52,6 +52,15 @@ std::string kernel_cache_dir() {
   return "";
 }
 
+std::string make_kernel_cache_dir() {
+  const std::string dir = kernel_cache_dir();
+  if (dir.empty()) return "no cache folder (set KBENCH_CACHE_DIR, XDG_CACHE_HOME or HOME)";
+  boost::system::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return "cannot make the cache folder " + dir + ": " + error.message();
+  return "";
+}
+
 std::optional<CachedCode> CodeCache::find(const std::string& key) const {
   if (dir_.empty()) return std::nullopt;
   const fs::path base = fs::path(dir_) / key;

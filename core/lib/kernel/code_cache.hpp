@@ -13,6 +13,11 @@ namespace kb {
 // The folder: "" when no environment variable names a home for it.
 std::string kernel_cache_dir();
 
+// Makes the folder (and its parents) where it is missing; "" when it is there, otherwise why
+// not. The runner calls it before it starts the probe and workers that compile kernel files:
+// their sandbox lets them write beneath the folder, but cannot let them make it.
+std::string make_kernel_cache_dir();
+
 struct CachedCode {
   std::string entry;  // the kernel's symbol
   std::string ptx;    // the PTX the compiler wrote

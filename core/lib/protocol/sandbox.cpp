@@ -48,8 +48,11 @@ bool disabled() {
 
 // The folders a GPU run writes to: scratch and temporary files, devices and /proc, the caches of
 // the CUDA driver (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
-std::vector<std::string> writable_folders() {
+std::vector<std::string> writable_folders(const std::vector<std::string>& also) {
   std::vector<std::string> folders = {"/tmp", "/var/tmp", "/dev", "/proc"};
+  for (const auto& folder : also) {
+    if (!folder.empty()) folders.push_back(folder);
+  }
   for (const char* variable : {"TMPDIR", "CUDA_CACHE_PATH", "XDG_CACHE_HOME"}) {
     if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') {
       folders.push_back(value);
@@ -76,7 +79,7 @@ void make_cuda_cache_folder() {
   ::mkdir((std::string(home) + "/.nv").c_str(), 0755);
 }
 
-void restrict_writes(int abi) {
+void restrict_writes(int abi, const std::vector<std::string>& also_writable) {
   std::uint64_t handled = kWriteAccess;
   if (abi >= 2) handled |= LANDLOCK_ACCESS_FS_REFER;  // renames and links across folders
   if (abi >= 3) handled |= kAccessTruncate;
@@ -85,7 +88,7 @@ void restrict_writes(int abi) {
   const int ruleset = static_cast<int>(
       ::syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0));
   if (ruleset < 0) fail("landlock_create_ruleset");
-  for (const auto& folder : writable_folders()) {
+  for (const auto& folder : writable_folders(also_writable)) {
     // A folder that does not exist (no ~/.nv yet) gets no rule: nothing beneath it can be made.
     const int fd = ::open(folder.c_str(), O_PATH | O_CLOEXEC);
     if (fd < 0) continue;
@@ -140,13 +143,13 @@ SandboxSupport sandbox_support() {
   return support;
 }
 
-void enter_sandbox() {
+void enter_sandbox(const std::vector<std::string>& also_writable) {
   const SandboxSupport support = sandbox_support();
   if (support.disabled) return;
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("PR_SET_NO_NEW_PRIVS");
   if (support.landlock_abi > 0) {
     make_cuda_cache_folder();
-    restrict_writes(support.landlock_abi);
+    restrict_writes(support.landlock_abi, also_writable);
   }
   if (support.seccomp) refuse_other_processes();
 }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace kb {
 
@@ -33,6 +34,9 @@ SandboxSupport sandbox_support();
 
 // Confines the calling process for good (see above), as far as the kernel allows; a part the
 // kernel lacks is left out. A runtime_error when a part the kernel offers cannot be applied.
-void enter_sandbox();
+// `also_writable`: more folders writes may go beneath (kbench's compiled-kernel cache), each
+// where it exists when the sandbox is entered (one that does not is left out: nothing can make
+// it from inside).
+void enter_sandbox(const std::vector<std::string>& also_writable = {});
 
 }  // namespace kb
