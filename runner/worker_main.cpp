@@ -106,12 +106,9 @@ int worker_command(const std::vector<std::string>& args) {
       const std::uint64_t sequence = take_sequence(fields).value_or(0);
       const CaseRequest request = decode_case(fields);
       CaseOutcome outcome = runner.run(request);
-      // A kernel file's row names its file, content hash and compiler options, so a nightly run
-      // sees an edited kernel.
-      if (kernel && !outcome.context_lost) {
-        const std::string note = kernel->note(request);
-        outcome.message += (outcome.message.empty() ? "" : "; ") + note;
-      }
+      // A kernel file's row says how its code was made (the parent adds the file and its
+      // content hash): a nightly run sees an edited kernel or another compiler.
+      if (kernel && !outcome.context_lost) outcome.kernel_compiler = kernel->compiler(request);
       send("result", encode_outcome(outcome), sequence);
       if (outcome.context_lost) return 0;
     }

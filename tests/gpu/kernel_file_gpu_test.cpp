@@ -42,11 +42,21 @@ TEST_F(KernelFilesGpu, ThePaddedTileAsPluginCuPtxAndCubinInOneRun) {
                            "--blocks", "32x32", "--dtypes", "float32", "--max-time", "0.3"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::map<std::string, double> median;
+  std::map<std::string, std::string> compiler;
   for (const auto& row : run.rows) {
     EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << ": " << row.at("message");
     EXPECT_EQ(row.at("referee"), "family") << row.at("plugin");
     median[row.at("plugin")] = std::atof(row.at("median_us").c_str());
+    compiler[row.at("plugin")] = row.at("kernel_compiler");
+    // A kernel file's row names the file and its content hash; a plugin's names none.
+    const bool from_file = row.at("plugin") != "transpose/shared_padded";
+    EXPECT_EQ(row.at("kernel_file").empty(), !from_file) << row.at("plugin");
+    EXPECT_EQ(row.at("kernel_sha256").size(), from_file ? 64u : 0u) << row.at("plugin");
   }
+  EXPECT_EQ(compiler["transpose/transpose_tile"].rfind("nvrtc ", 0), 0u);
+  EXPECT_EQ(compiler["transpose/transpose_tile_ptx"].rfind("ptx", 0), 0u);
+  EXPECT_EQ(compiler["transpose/transpose_tile_cubin"].rfind("cubin", 0), 0u);
+  EXPECT_EQ(compiler["transpose/shared_padded"], "");
   ASSERT_EQ(median.size(), 4u) << run.output;
   const double plugin = median.at("transpose/shared_padded");
   for (const char* name : {"transpose/transpose_tile", "transpose/transpose_tile_ptx",

@@ -3,6 +3,7 @@
 // machine; good ones are listed, validated and (with a device) run like any plugin, their code
 // compiled once and then found in the cache.
 #include "kernel/nvrtc.hpp"
+#include "util/sha256.hpp"
 #include "support/kbench_process.hpp"
 
 #include <boost/filesystem.hpp>
@@ -287,10 +288,15 @@ TEST_F(KernelFiles, RunBesideThePluginsAFilterSelects) {
     ++kernel;
     EXPECT_EQ(row.at("status"), "ok") << row.at("message");
     EXPECT_EQ(row.at("referee"), "family");
-    EXPECT_EQ(row.at("plugin_version").size(), 12u);
-    EXPECT_NE(row.at("message").find("kernel " + file + " sha256 "), std::string::npos)
-        << row.at("message");
-    EXPECT_NE(row.at("message").find("nvrtc "), std::string::npos) << row.at("message");
+    // The file, its content hash and how its code was made, each in its column.
+    EXPECT_EQ(row.at("kernel_file"), file);
+    EXPECT_EQ(row.at("kernel_sha256"), kb::sha256_hex(kbtest::read_file(file)));
+    EXPECT_EQ(row.at("plugin_version"), row.at("kernel_sha256").substr(0, 12));
+    EXPECT_EQ(row.at("kernel_compiler").rfind("nvrtc ", 0), 0u) << row.at("kernel_compiler");
+    EXPECT_NE(row.at("kernel_compiler").find(" -std=c++17, with typedef float T, entry k"),
+              std::string::npos)
+        << row.at("kernel_compiler");
+    EXPECT_EQ(row.at("message"), "");
   }
   EXPECT_EQ(cpu, 1u) << run.output;
   if (kbtest::cuda_device_present()) {

@@ -68,6 +68,42 @@ TEST(Compare, SelfRefereedRowsBesideFamilyRefereedOnesAreNamed) {
   EXPECT_TRUE(comparison.self_refereed.empty());
 }
 
+// Rows from a kernel file name it and its content hash; a file edited between the rows compared
+// is said to be, its hashes in the order the rows hold them. Files from before the kernel_*
+// columns (and plugins' rows) say nothing.
+TEST(Compare, KernelFilesAreNamedAndAnEditedOneIsSaidToBe) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+                                 make_row(with(h200, "1024", "50"))};
+  Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.kernel_files.empty());
+  EXPECT_EQ(comparison_markdown(comparison).find("kernel files"), std::string::npos);
+
+  const std::string a(64, 'a'), b(64, 'b');
+  for (auto& row : rows) {
+    row.set("kernel_file", "/k/tile.cu");
+    row.set("kernel_sha256", a);
+    row.set("kernel_compiler", "nvrtc 13.0 -arch=sm_90 -std=c++17, entry k");
+  }
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  ASSERT_EQ(comparison.kernel_files.size(), 1u);
+  EXPECT_EQ(comparison.kernel_files[0].plugin, rows[0].get("plugin"));
+  EXPECT_EQ(comparison.kernel_files[0].sha256s, (std::vector<std::string>{a}));
+  EXPECT_NE(comparison_markdown(comparison).find("- " + rows[0].get("plugin") +
+                                                 ": /k/tile.cu, sha256 aaaaaaaaaaaa\n"),
+            std::string::npos)
+      << comparison_markdown(comparison);
+
+  rows[1].set("kernel_sha256", b);
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_EQ(comparison.kernel_files[0].sha256s, (std::vector<std::string>{a, b}));
+  EXPECT_NE(comparison_markdown(comparison).find(
+                ": /k/tile.cu, edited between these rows (sha256 aaaaaaaaaaaa, then bbbbbbbbbbbb): "
+                "its rows hold different code"),
+            std::string::npos)
+      << comparison_markdown(comparison);
+}
+
 // Issue 26: an inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
 TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");

@@ -84,6 +84,7 @@ CaseOutcome every_field_set() {
                                        "sms=132;resident=16"};
   o.device_state = DeviceState{1980, 61, "power cap"};
   o.phases = PhaseSeconds{0.25, 1.0 / 3.0, 2e-6};
+  o.kernel_compiler = "nvrtc 13.0 -arch=sm_90 -std=c++17 -DTILE=32, with typedef float T, entry k";
   return o;
 }
 
@@ -132,6 +133,7 @@ TEST(Protocol, EveryFieldOfAnOutcomeRoundTripsBitForBit) {
   ASSERT_TRUE(got.phases);
   EXPECT_EQ(got.phases->timing, sent.phases->timing);
   EXPECT_EQ(got.phases->verify, sent.phases->verify);
+  EXPECT_EQ(got.kernel_compiler, sent.kernel_compiler);
 }
 
 TEST(Protocol, AnOutcomeWithoutMeasurementsStaysWithout) {

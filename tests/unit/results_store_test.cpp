@@ -1,3 +1,4 @@
+#include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "util/csv.hpp"
@@ -182,6 +183,31 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
   EXPECT_THROW(read_results(csv.string()), InputError);
   fs::remove(csv);
+}
+
+// The schema before the kernel_* columns (results/h100.csv until issue 27): its rows read as
+// records with no kernel file.
+TEST(ResultsStoreRead, TheSchemaBeforeTheKernelColumnsReadsWithoutKernelFiles) {
+  const kbtest::TempFolder folder;
+  const std::string csv = folder.file("before.csv");
+  std::vector<std::string> before(kResultColumns.begin(), kResultColumns.end() - 3);
+  ASSERT_EQ(before.back(), "referee");
+  ResultRow row;
+  row.set("run_id", "r1");
+  row.set("plugin", "transpose/shared_padded");
+  row.set("status", "ok");
+  row.set("median_us", "12.5");
+  row.set("referee", "family");
+  std::vector<std::string> cells(row.cells().begin(), row.cells().end() - 3);
+  { std::ofstream(csv) << csv_line(before) << csv_line(cells); }
+  const auto records = read_records(csv);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].plugin, "transpose/shared_padded");
+  EXPECT_EQ(records[0].median_us, 12.5);
+  EXPECT_TRUE(records[0].refereed_by_family());
+  EXPECT_EQ(records[0].kernel_file, "");
+  EXPECT_EQ(records[0].kernel_sha256, "");
+  EXPECT_EQ(records[0].kernel_compiler, "");
 }
 
 }  // namespace

@@ -266,9 +266,21 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   const CaseColumns key_columns = key_columns_of(request.by);
   bool any_refereed_by_family = false;
   std::set<std::string> self_refereed;
+  std::map<std::string, KernelFileRows> kernel_files;
+  const auto add_once = [](std::vector<std::string>& list, const std::string& item) {
+    if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) {
+      list.push_back(item);
+    }
+  };
   for (std::size_t i = 0; i < all_rows.size(); ++i) {
     const ResultRecord& row = all_rows[i];
     if (!families_with_metric.count(row.family)) continue;
+    if (!row.kernel_file.empty() || !row.kernel_sha256.empty()) {
+      KernelFileRows& k = kernel_files[row.plugin];
+      k.plugin = row.plugin;
+      add_once(k.files, row.kernel_file);
+      add_once(k.sha256s, row.kernel_sha256);
+    }
     if (row.refereed_by_family()) {
       any_refereed_by_family = true;
     } else {
@@ -299,6 +311,7 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   if (any_refereed_by_family) {
     comparison.self_refereed.assign(self_refereed.begin(), self_refereed.end());
   }
+  for (auto& [plugin, rows] : kernel_files) comparison.kernel_files.push_back(std::move(rows));
   for (const auto& [title, cases] : latest) {
     Grid grid;
     for (const auto& [key_and_column, by_block] : cases) {

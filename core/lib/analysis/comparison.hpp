@@ -72,6 +72,15 @@ struct PluginSummary {  // --by gpu|run: the geometric mean speed-up of one plug
   std::vector<std::optional<double>> geomean;  // per column of the (single) table
 };
 
+// A plugin whose rows came from a kernel file (`--kernel`, the kernel_* columns): its file(s) and
+// the contents' hashes, in the order the rows first hold them. More than one hash: the file was
+// edited between the rows, which then compare different code.
+struct KernelFileRows {
+  std::string plugin;
+  std::vector<std::string> files;
+  std::vector<std::string> sha256s;
+};
+
 struct Comparison {
   CompareBy by = CompareBy::gpu;
   Metric metric = Metric::time;
@@ -82,6 +91,8 @@ struct Comparison {
   // itself (ABI version 1 or 2), whose inputs, work count and check are their own word. Empty
   // when every row was judged the same way.
   std::vector<std::string> self_refereed;
+  // The plugins compared whose rows came from kernel files, by name.
+  std::vector<KernelFileRows> kernel_files;
 };
 
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every

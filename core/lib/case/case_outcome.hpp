@@ -88,6 +88,10 @@ struct CaseOutcome {
   std::optional<DeviceState> device_state;
   std::optional<PhaseSeconds> phases;
 
+  // A kernel file's case: how the code that ran was made (the compiler, its version and options,
+  // the entry), "" for a plugin's.
+  std::string kernel_compiler;
+
   // A case that did not run, with the reason.
   static CaseOutcome without_run(CaseStatus status, std::string message);
 };

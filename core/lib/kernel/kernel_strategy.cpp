@@ -114,17 +114,10 @@ KernelFileStrategy::Variant& KernelFileStrategy::variant(const CaseRequest& requ
   return *slot;
 }
 
-std::string KernelFileStrategy::note(const CaseRequest& request) {
-  const KernelManifest& m = *manifest_;
-  std::string text = "kernel " + m.file + " sha256 " + m.sha256;
+std::string KernelFileStrategy::compiler(const CaseRequest& request) {
   const Variant& v = variant(request);
-  if (!v.built) return text;
-  text += ": " + v.built->compiler + ", entry " + v.built->entry;
-  if (m.format == KernelFormat::source) {
-    text += v.built->cached ? ", from the cache"
-                            : ", compiled in " + fixed_text(v.built->seconds, 2) + " s";
-  }
-  return text;
+  if (!v.built) return "";
+  return v.built->compiler + ", entry " + v.built->entry;
 }
 
 kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffers, void** state,

@@ -38,8 +38,10 @@ class KernelFileStrategy {
 
   const KernelPlugin& plugin() const { return plugin_; }
 
-  // What a case's row says of the kernel: its file, its content hash, how its code was made.
-  std::string note(const CaseRequest& request);
+  // How the code of a case's variant was made, for its row's kernel_compiler column: the
+  // compiler, its version and options, and the entry ("nvrtc 13.0 -arch=sm_90 -std=c++17, with
+  // typedef float T, entry transpose_tile"); "" when it could not be built.
+  std::string compiler(const CaseRequest& request);
 
  private:
   struct Variant;  // a built and loaded variant, or why it is not

@@ -75,6 +75,7 @@ CaseRequest decode_case(const Record& record) {
 Record encode_outcome(const CaseOutcome& o) {
   Record r{{"status", status_name(o.status)}};
   if (!o.message.empty()) r["message"] = o.message;
+  if (!o.kernel_compiler.empty()) r["kernel_compiler"] = o.kernel_compiler;
   if (o.context_lost) r["context_lost"] = "1";
   if (o.bytes) r["bytes"] = exact_text(*o.bytes);
   if (o.flops) r["flops"] = exact_text(*o.flops);
@@ -131,6 +132,7 @@ CaseOutcome decode_outcome(const Record& record) {
   if (!parsed) in.refuse("with an unknown status '" + status + "'");
   o.status = *parsed;
   if (in.has("message")) o.message = in.text("message");
+  if (in.has("kernel_compiler")) o.kernel_compiler = in.text("kernel_compiler");
   if (in.has("context_lost")) o.context_lost = in.flag("context_lost");
   o.bytes = in.optional_number("bytes");
   o.flops = in.optional_number("flops");

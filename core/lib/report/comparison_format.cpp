@@ -103,6 +103,33 @@ std::string format_speedup(double speedup, bool within_noise) {
   return (within_noise ? "~" : "") + formatted_text("%.2fx", speedup);
 }
 
+std::string kernel_files_markdown(const std::vector<KernelFileRows>& kernel_files) {
+  if (kernel_files.empty()) return "";
+  const auto joined = [](const std::vector<std::string>& items, const char* separator,
+                         std::size_t prefix) {
+    std::string text;
+    for (const auto& item : items) {
+      text += (text.empty() ? "" : separator) +
+              markdown_cell(prefix > 0 ? item.substr(0, prefix) : item);
+    }
+    return text;
+  };
+  std::string text = "\nFrom kernel files (`--kernel`; `kernel_file`, `kernel_sha256` and "
+                     "`kernel_compiler` columns):\n\n";
+  for (const auto& k : kernel_files) {
+    text += "- " + markdown_cell(k.plugin) + ": " +
+            (k.files.empty() ? std::string("(no file named)") : joined(k.files, ", ", 0));
+    if (k.sha256s.size() == 1) {
+      text += ", sha256 " + joined(k.sha256s, ", ", 12);
+    } else if (k.sha256s.size() > 1) {
+      text += ", edited between these rows (sha256 " + joined(k.sha256s, ", then ", 12) +
+              "): its rows hold different code";
+    }
+    text += "\n";
+  }
+  return text;
+}
+
 std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
@@ -142,6 +169,7 @@ std::string comparison_markdown(const Comparison& comparison) {
             " were refereed by the plugin itself (ABI version 1 or 2: its own inputs, work count "
             "and check), beside rows their family refereed (`referee` column).\n";
   }
+  text += kernel_files_markdown(comparison.kernel_files);
   return text;
 }
 

@@ -10,6 +10,10 @@
 namespace kb {
 
 std::string comparison_markdown(const Comparison& comparison);
+
+// A paragraph naming the plugins whose rows came from kernel files, each file and its content
+// hash (the first 12 hex digits), and where a file was edited between the rows; "" when none.
+std::string kernel_files_markdown(const std::vector<KernelFileRows>& kernel_files);
 std::string comparison_csv(const Comparison& comparison);
 
 // "2685", "127.9", "7.936": four significant digits without an exponent.

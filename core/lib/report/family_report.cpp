@@ -199,6 +199,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
           "version 1 or 2: its own inputs, work count and check), beside rows the family "
           "refereed (`referee` column).\n";
   }
+  md += kernel_files_markdown(comparison.kernel_files);
 
   // A plugin's colour is the same in every panel and PNG; the plugins with the most cases (the
   // goal sweeps' sizes) take the first colours, so that they are never the ones that repeat.

@@ -53,6 +53,9 @@ ResultRecord record_of(const ResultRow& row) {
   r.kbench_version = text("kbench_version");
   r.throttle = text("throttle");
   r.referee = text("referee");
+  r.kernel_file = text("kernel_file");
+  r.kernel_sha256 = text("kernel_sha256");
+  r.kernel_compiler = text("kernel_compiler");
   r.power_w = measured("power_w");
   r.temperature_c = measured("temperature_c");
   r.gpu_name = text("gpu_name");

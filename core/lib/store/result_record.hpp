@@ -40,6 +40,9 @@ struct ResultRecord {
   // before the column: every plugin then was its own referee).
   std::string referee;
   bool refereed_by_family() const { return referee == "family"; }
+  // A kernel file's row (`--kernel`): the file, the SHA-256 of its bytes, how its code was made;
+  // empty for a plugin's row and in files from before the columns.
+  std::string kernel_file, kernel_sha256, kernel_compiler;
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
 

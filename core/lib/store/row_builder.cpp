@@ -2,6 +2,7 @@
 
 #include "device/peak_rates.hpp"
 #include "measure/plausibility.hpp"
+#include "plugin/kernel_manifest.hpp"
 #include "store/version.hpp"
 #include "util/number_text.hpp"
 
@@ -90,6 +91,11 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   row.set("plugin", api.name);
   row.set("plugin_version", api.version);
   row.set("referee", api.refereed_by_family() ? "family" : "plugin");
+  if (api.kernel) {
+    row.set("kernel_file", api.kernel->file);
+    row.set("kernel_sha256", api.kernel->sha256);
+    row.set("kernel_compiler", outcome.kernel_compiler);
+  }
   row.set("dtype", dtype_name(c.request.dtype));
   row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
