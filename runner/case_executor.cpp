@@ -69,6 +69,10 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   Record hello;
   const auto status = worker_->receive(kind, hello, 120'000);
   using Received = WorkerProcess::Received;
+  if (status == Received::record && kind == "hello" && hello.count("short")) {
+    stop_worker();
+    throw std::runtime_error(hello["short"]);
+  }
   if (status != Received::record || kind != "hello" || hello.count("error")) {
     error = status == Received::timeout       ? "no answer within 120 s"
             : status == Received::out_of_step ? "protocol error: '" + kind + "' instead of its hello"

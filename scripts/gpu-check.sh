@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|abi|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
@@ -15,6 +15,8 @@
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
 # for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
+# `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
+# back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -240,6 +242,29 @@ if [ "$mode" = seeds ] || [ "$mode" = all ]; then
                 presets/seed000-hello.ini; do
     "$kbench" run --config "$preset" --output "$out/seeds.csv" --max-time 0.3 >/dev/null 2>&1
     echo "$preset: exit $?"
+  done
+fi
+
+if [ "$mode" = abi ]; then
+  # A baseline build (KBENCH_BASELINE, default .device/v2: bin/ and lib/ of an earlier commit) and
+  # this build, back to back in one call: their plugins share names, so they cannot share a run.
+  base=${KBENCH_BASELINE:-.device/v2}
+  [ -x "$base/bin/kbench" ] || { echo "no baseline build in $base"; exit 1; }
+  stamp=$(date -u +%Y%m%dT%H%MZ)
+  for build in "baseline:$base/bin/kbench" "this:$kbench"; do
+    name=${build%%:*}; exe=${build#*:}
+    for preset in presets/gpu-check-*.ini; do
+      "$exe" run --config "$preset" --output "$out/abi.csv" --run-id "$name-goals-$stamp" "$@" \
+        2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name $(basename "$preset" .ini): |p"
+    done
+    "$exe" run --config presets/gpu-check-transpose.ini --repetitions 3 --output "$out/abi-rep3.csv" \
+      --run-id "$name-transpose-rep3-$stamp" "$@" 2>>/tmp/kbench-abi.log |
+      sed -n "s|^time: |$name transpose --repetitions 3: |p"
+    start=$(date +%s.%N)
+    "$exe" run --output "$out/abi.csv" --run-id "$name-default-$stamp" "$@" \
+      2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name default: |p"
+    end=$(date +%s.%N)
+    echo "$name default wall: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
   done
 fi
 
