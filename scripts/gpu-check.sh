@@ -247,21 +247,22 @@ fi
 
 if [ "$mode" = abi ]; then
   # A baseline build (KBENCH_BASELINE, default .device/v2: bin/ and lib/ of an earlier commit) and
-  # this build, back to back in one call: their plugins share names, so they cannot share a run.
+  # this build, back to back in one call: their plugins share names, so they cannot share a run,
+  # and their schemas may differ, so each writes its own files.
   base=${KBENCH_BASELINE:-.device/v2}
   [ -x "$base/bin/kbench" ] || { echo "no baseline build in $base"; exit 1; }
   stamp=$(date -u +%Y%m%dT%H%MZ)
   for build in "baseline:$base/bin/kbench" "this:$kbench"; do
     name=${build%%:*}; exe=${build#*:}
     for preset in presets/gpu-check-*.ini; do
-      "$exe" run --config "$preset" --output "$out/abi.csv" --run-id "$name-goals-$stamp" "$@" \
+      "$exe" run --config "$preset" --output "$out/abi-$name.csv" --run-id "$name-goals-$stamp" "$@" \
         2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name $(basename "$preset" .ini): |p"
     done
-    "$exe" run --config presets/gpu-check-transpose.ini --repetitions 3 --output "$out/abi-rep3.csv" \
+    "$exe" run --config presets/gpu-check-transpose.ini --repetitions 3 --output "$out/abi-$name-rep3.csv" \
       --run-id "$name-transpose-rep3-$stamp" "$@" 2>>/tmp/kbench-abi.log |
       sed -n "s|^time: |$name transpose --repetitions 3: |p"
     start=$(date +%s.%N)
-    "$exe" run --output "$out/abi.csv" --run-id "$name-default-$stamp" "$@" \
+    "$exe" run --output "$out/abi-$name.csv" --run-id "$name-default-$stamp" "$@" \
       2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name default: |p"
     end=$(date +%s.%N)
     echo "$name default wall: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"

@@ -258,8 +258,9 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
-    const int index = static_cast<int>(sampling.samples.size());
-    if (const auto at = std::find(checked.begin(), checked.end(), index); at != checked.end()) {
+    const std::size_t index = sampling.samples.size();
+    if (const auto at = std::find(checked.begin(), checked.end(), static_cast<int>(index));
+        at != checked.end()) {
       checked.erase(at);
       if (const kb_status s =
               checked_sample(test, launch, sampling.held, message, sampling, failure)) {
@@ -267,30 +268,33 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       }
       if (failure.status != KB_OK) return KB_OK;
     }
-    double us = 0;
-    bool hold_timed_out = false;
-    nvtxRangePushA(range.c_str());
-    const kb_status status =
-        timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
-                       hold_timed_out);
-    nvtxRangePop();
-    if (status != KB_OK) return status;
-    if (hold_timed_out) {
-      // The launch waited for the device while the stream was held, so the sample holds the
-      // blocking kernel's timeout: void, taken again. Twice in a row means the launch always
-      // waits; this case alone is then timed without the hold, and its row says so.
-      if (++void_in_a_row == kVoidSamplesBeforeUnheld) {
-        sampling.held = false;
-        sampling.note = "timed without latency hiding: the launch waited for the device while "
-                        "the stream was held (" +
-                        std::to_string(kVoidSamplesBeforeUnheld) + " samples in a row)";
+    // A slow launch's checked sample was this round's sample.
+    if (sampling.samples.size() == index) {
+      double us = 0;
+      bool hold_timed_out = false;
+      nvtxRangePushA(range.c_str());
+      const kb_status status =
+          timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
+                         hold_timed_out);
+      nvtxRangePop();
+      if (status != KB_OK) return status;
+      if (hold_timed_out) {
+        // The launch waited for the device while the stream was held, so the sample holds the
+        // blocking kernel's timeout: void, taken again. Twice in a row means the launch always
+        // waits; this case alone is then timed without the hold, and its row says so.
+        if (++void_in_a_row == kVoidSamplesBeforeUnheld) {
+          sampling.held = false;
+          sampling.note = "timed without latency hiding: the launch waited for the device while "
+                          "the stream was held (" +
+                          std::to_string(kVoidSamplesBeforeUnheld) + " samples in a row)";
+        }
+        continue;
       }
-      continue;
-    }
-    void_in_a_row = 0;
-    sampling.samples.push_back(us);
-    if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
-      checked.resize(1);
+      void_in_a_row = 0;
+      sampling.samples.push_back(us);
+      if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
+        checked.resize(1);
+      }
     }
     read_clock();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
@@ -486,6 +490,9 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   Sampling sampling;
   sampling.slow = warm_up_us >= kSlowLaunchUs;
   Failure failure;
+  // A slow case may take its checked sample alone: the warm-up's output is then the other launch
+  // on the same inputs that the checked one must match bit for bit.
+  if (sampling.slow) same_output(*test, sampling, failure);
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
   // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its
   // public seed (secret_seed()).
