@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|hello|seeds|multi|split|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
@@ -15,6 +15,10 @@
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
 # for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
+# `cupti` (not in `all`; 10 minutes or so): issue 28. The CUPTI GPU tests; the default sweep with
+# and without the fourth clock (--no-cupti) and with --metrics memory, their `time:` lines (the
+# clock's cost: at most 3% of the sweep's wall time); --metrics' DRAM throughput against Nsight
+# Compute's (within 2 points); the families' ladders as counters (scripts/family-counters.sh).
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -223,6 +227,45 @@ for e in best:
 print(f"largest difference: {100 * worst:.2f}% (issue 17 asks for at most 2%)")
 PY
   "$kbench" tune --simulate "$out/space.csv" --seeds 20 | tee "$out/tune-simulate.md"
+fi
+
+if [ "$mode" = cupti ]; then
+  echo "== CUPTI: where it is, and the GPU tests"
+  ls -l /usr/local/cuda/lib64/libcupti.so* /usr/local/cuda/extras/CUPTI/lib64/libcupti.so* 2>/dev/null
+  ldconfig -p | grep -E "libcupti|libnvperf" || echo "(not in the ld.so cache: kbench looks in /usr/local/cuda)"
+  build-device/bin/gpu_tests --gtest_filter='CuptiGpu*' 2>&1 | tee "$out/cupti-tests.log" |
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |OK \]|Failure|Expected|Which is|cupti_us|counters"
+  echo "== the default sweep: with the fourth clock, without it, and with --metrics memory"
+  for how in "" "--no-cupti" "--metrics memory"; do
+    # shellcheck disable=SC2086
+    "$kbench" run $how --output "$out/cupti-sweep.csv" --run-id "cupti-sweep ${how:-clock}" "$@" \
+      2>"$out/cupti-sweep-${how// /}.log" | grep -E "^time:|cases:" | sed "s|^|${how:-clock}: |"
+    grep -E "^kbench: (no CUPTI|--metrics)" "$out/cupti-sweep-${how// /}.log"
+  done
+  echo "== ok rows of 20 us or more: cupti_us against the held median"
+  python3 - "$out/cupti-sweep.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["run_id"] == "cupti-sweep clock" and r["status"] == "ok" and r["timing"] == "held"
+        and r["cupti_us"] and float(r["median_us"]) >= 20]
+off = [r for r in rows if abs(float(r["cupti_us"]) / float(r["median_us"]) - 1) > 0.03]
+print(f"{len(rows)} rows, {len(off)} beyond 3%")
+for r in sorted(off, key=lambda r: -abs(float(r["cupti_us"]) / float(r["median_us"]) - 1))[:20]:
+    print(f'  {r["plugin"]} {r["dtype"]} {r["op"]} {r["shape"]} {r["block"]}: cupti {r["cupti_us"]} '
+          f'median {r["median_us"]} ({float(r["cupti_us"]) / float(r["median_us"]):.3f}), '
+          f'{r["cupti_kernels"]} kernels')
+notes = [r for r in csv.DictReader(open(sys.argv[1]))
+         if r["run_id"] == "cupti-sweep clock" and "CUPTI" in r["message"]]
+print(f"{len(notes)} rows with a CUPTI note or check")
+for r in notes[:20]:
+    print(f'  {r["plugin"]} {r["dtype"]} {r["shape"]} {r["block"]} {r["status"]}: {r["message"]}')
+PY
+  echo "== --metrics' DRAM throughput against Nsight Compute's, the same launch"
+  KBENCH=$kbench scripts/ncu-compare.sh --dram "transpose/copy float32 8192" \
+    "transpose/fast float32 8192" "transpose/naive_row float32 8192 32x8" \
+    "transpose/tiled_coarse float32 8192 32x8" | tee "$out/ncu-dram.md"
+  echo "== the ladders as counters"
+  KBENCH=$kbench OUT=$out scripts/family-counters.sh all | tee "$out/family-counters.md"
 fi
 
 if [ "$mode" = hello ] || [ "$mode" = all ]; then

@@ -10,6 +10,7 @@
 #include <kbench/support/error.hpp>
 #include <kbench/support/random.hpp>
 
+#include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
@@ -280,9 +281,13 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
     double us = 0;
     bool hold_timed_out = false;
     nvtxRangePushA(range.c_str());
+    // --profile: the one launch is also the profiler's range (Nsight Compute's --replay-mode
+    // range with --profile-from-start off: what scripts/ncu-compare.sh holds --metrics against).
+    if (options_.profile && cuda()) cudaProfilerStart();
     const kb_status status =
         timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
                        hold_timed_out);
+    if (options_.profile && cuda()) cudaProfilerStop();
     nvtxRangePop();
     if (status != KB_OK) return status;
     if (hold_timed_out) {
