@@ -89,20 +89,19 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
     args.push_back(options_.timing.metrics);
   }
   const auto start = std::chrono::steady_clock::now();
-  try {
-    worker_ = std::make_unique<WorkerProcess>(args);
-  } catch (const std::exception& e) {
-    error = e.what();
-    return false;
-  }
+  // A worker kbench cannot start (no descriptors or processes left to it) is kbench's trouble,
+  // not the plugin's: it ends the run (the case keeps no row) instead of becoming its row.
+  worker_ = std::make_unique<WorkerProcess>(args);
   set_lane_worker(lane_, worker_->pid());
   std::string kind;
   Record hello;
   const auto status = worker_->receive(kind, hello, 120'000);
-  if (status != LineReader::Status::line || kind != "hello" || hello.count("error")) {
-    error = status == LineReader::Status::timeout ? "no answer within 120 s"
-            : hello.count("error")               ? hello["error"]
-                                                 : "worker " + worker_->finish();
+  using Received = WorkerProcess::Received;
+  if (status != Received::record || kind != "hello" || hello.count("error")) {
+    error = status == Received::timeout       ? "no answer within 120 s"
+            : status == Received::out_of_step ? "protocol error: '" + kind + "' instead of its hello"
+            : hello.count("error")            ? hello["error"]
+                                              : "worker " + worker_->finish();
     worker_signal_ = worker_->signal();
     stop_worker();
     return false;
@@ -156,11 +155,15 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
   Record fields;
   const int timeout_ms = static_cast<int>(options_.case_timeout_seconds * 1000);
   switch (worker_->receive(kind, fields, timeout_ms)) {
-    case LineReader::Status::line: {
+    case WorkerProcess::Received::record: {
       CaseOutcome outcome;
       try {
         if (kind != "result") throw ProtocolError("unexpected '" + kind + "'");
         outcome = decode_outcome(fields);
+        // An ok without a sample is no measurement, whatever the record says.
+        if (outcome.status == CaseStatus::ok && (!outcome.samples || outcome.samples->count < 1)) {
+          throw ProtocolError("an ok result without samples");
+        }
       } catch (const ProtocolError& e) {
         stop_worker();
         return CaseOutcome::without_run(CaseStatus::error,
@@ -175,13 +178,24 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
       }
       return outcome;
     }
-    case LineReader::Status::timeout:
+    case WorkerProcess::Received::out_of_step: {
+      // Something in the worker (the plugin, or a process it started) wrote on its result
+      // channel: no later answer of this worker can be trusted to be its case's.
+      const std::string expected = std::to_string(worker_->sequence());
+      stop_worker();
+      return CaseOutcome::without_run(
+          CaseStatus::error, "worker protocol error: a line that answers no case ('" + kind +
+                                 "', expected the result of case " + expected +
+                                 "): something in the worker wrote on its result channel; "
+                                 "worker replaced");
+    }
+    case WorkerProcess::Received::timeout:
       stop_worker();
       return CaseOutcome::without_run(
           CaseStatus::timeout, "no result after " +
                                    option_number(options_.case_timeout_seconds) +
                                    " s (--case-timeout); worker killed");
-    case LineReader::Status::eof: break;
+    case WorkerProcess::Received::ended: break;
   }
   const std::string how = worker_->finish();
   worker_signal_ = worker_->signal();

@@ -9,6 +9,8 @@
 #include "report/verdict_format.hpp"
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
+#include "util/terminal_text.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -112,19 +114,17 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
                      "' for verdicts (markdown, json or benchmark-action)");
   }
   const GateRequest request = o.gate.request();
-  std::ofstream junit;
-  if (!o.junit.empty()) {
-    junit.open(o.junit);
-    if (!junit) throw InputError("cannot write the JUnit file '" + o.junit + "'");
-  }
+  // Created at once: a path that cannot be a file is refused before any work.
+  if (!o.junit.empty()) write_output_file(o.junit, "", "JUnit file");
   const Sides sides = sides_of(selection, o);
   Gate result = gate(sides.baseline, sides.candidate, request);
   result.baseline_label = sides.baseline_label;
   result.candidate_label = sides.candidate_label;
+  // Markdown for a terminal: whatever a cell held, shown as text (JSON escapes its own).
   std::cout << (format == "json"               ? verdicts_json(result)
                 : format == "benchmark-action" ? verdicts_benchmark_action(result)
-                                               : verdicts_markdown(result));
-  if (junit.is_open()) junit << verdicts_junit(result);
+                                               : terminal_text(verdicts_markdown(result), true));
+  if (!o.junit.empty()) write_output_file(o.junit, verdicts_junit(result), "JUnit file");
   return result.passed() ? 0 : 1;
 }
 
@@ -181,7 +181,8 @@ int compare_command(const std::vector<std::string>& args) {
   const auto rows = select_rows(read_results_files(selection.files), selection.families,
                                 selection.plugin_globs);
   const Comparison comparison = compare(rows, request);
-  std::cout << (format == "csv" ? comparison_csv(comparison) : comparison_markdown(comparison));
+  std::cout << (format == "csv" ? comparison_csv(comparison)
+                                : terminal_text(comparison_markdown(comparison), true));
   return 0;
 }
 

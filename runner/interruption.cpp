@@ -17,7 +17,8 @@ const char* volatile g_last_words = "kbench: interrupted twice; stopped at once\
 
 void abandon_cases_in_flight() {
   for (int lane = 0; lane < kMaxLanes; ++lane) {
-    if (g_worker_pids[lane] > 0) kill(g_worker_pids[lane], SIGKILL);
+    // A worker leads its own process group: its descendants go with it.
+    if (g_worker_pids[lane] > 0) kill(-g_worker_pids[lane], SIGKILL);
   }
 }
 

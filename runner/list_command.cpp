@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
+#include "util/markdown_table.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -57,11 +58,15 @@ int list_command(const std::vector<std::string>& args) {
   std::cout << "| plugin | device | dtypes | ops | launch shape | params | version | built for | "
                "file |\n|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : listed) {
-    std::cout << "| " << p->name << " | " << (p->device == KB_DEVICE_CUDA ? "cuda" : "host")
-              << " | " << dtype_list(p->dtypes) << " | " << p->ops << " | "
-              << (p->flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks") << " | "
-              << params_text(*p) << " | " << p->version << " | " << p->cuda_archs << " | "
-              << p->file << " |\n";
+    std::cout << "|";
+    for (const std::string& cell :
+         {p->name, std::string(p->device == KB_DEVICE_CUDA ? "cuda" : "host"),
+          dtype_list(p->dtypes), p->ops,
+          std::string(p->flags & KB_FLAG_OWN_LAUNCH_SHAPE ? "own" : "from --blocks"),
+          params_text(*p), p->version, p->cuda_archs, p->file}) {
+      std::cout << " " << markdown_cell(cell) << " |";
+    }
+    std::cout << "\n";
   }
   return 0;
 }

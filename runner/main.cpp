@@ -1,12 +1,16 @@
 // kbench: registry and runner for CUDA kernel experiments.
 #include "commands.hpp"
 #include "exit_codes.hpp"
-#include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
+#include "util/terminal_text.hpp"
+#include "util/write_error.hpp"
 
 #include <signal.h>
 #include <unistd.h>
 
+#include <boost/filesystem/exception.hpp>
+
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -50,6 +54,24 @@ constexpr const char* kUsage =
     "\n"
     "kbench <command> --help shows the command's options.\n";
 
+int command_of(const std::string& command, const std::vector<std::string>& args) {
+  if (command == "list") return kb::list_command(args);
+  if (command == "run") return kb::run_command(args);
+  if (command == "tune") return kb::tune_command(args);
+  if (command == "compare") return kb::compare_command(args);
+  if (command == "report") return kb::report_command(args);
+  if (command == "worker") return kb::worker_command(args);
+  if (command == "probe") return kb::probe_command(args);
+  if (command == "validate") return kb::validate_command(args);
+  if (command == "new-plugin") return kb::new_plugin_command(args);
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::cerr << "kbench: error: unknown command '" << command << "'\n" << kUsage;
+  return kb::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,33 +82,44 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (command != "worker" && command != "probe") say_why_on_fault();
+  // Every line kbench writes to standard error shows what people and files gave it visibly: a
+  // carriage return, an escape sequence or a byte-order mark in a value is written as its escape.
+  // Never destroyed: std::cerr is flushed after every static object is gone.
+  std::cerr.rdbuf(new kb::TerminalFilter(std::cerr.rdbuf()));
   try {
-    if (command == "list") return kb::list_command(args);
-    if (command == "run") return kb::run_command(args);
-    if (command == "tune") return kb::tune_command(args);
-    if (command == "compare") return kb::compare_command(args);
-    if (command == "report") return kb::report_command(args);
-    if (command == "worker") return kb::worker_command(args);
-    if (command == "probe") return kb::probe_command(args);
-    if (command == "validate") return kb::validate_command(args);
-    if (command == "new-plugin") return kb::new_plugin_command(args);
-    if (command == "--help" || command == "-h" || command == "help") {
-      std::cout << kUsage;
-      return 0;
+    const int code = command_of(command, args);
+    // A table or a comparison redirected to a full disk is a failed write, not a success; a reader
+    // that stopped reading (`| head`) is not.
+    errno = 0;
+    if (!std::cout.flush() && errno != EPIPE) {
+      // The reason is known when this flush failed; an earlier write's errno is gone.
+      std::cerr << "kbench: cannot write standard output"
+                << (errno != 0 ? std::string(": ") + std::strerror(errno) : "") << "\n";
+      return kb::kExitWriteFailed;
     }
-    std::cerr << "kbench: error: unknown command '" << command << "'\n" << kUsage;
-    return kb::kExitBadInput;
+    return code;
   } catch (const kb::InputError& e) {
-    std::cerr << "kbench: error: " << e.what() << "\n";
+    // One line, whatever the value it names holds.
+    std::cerr << "kbench: error: " << kb::terminal_text(e.what()) << "\n";
     return kb::kExitBadInput;
   } catch (const kb::WriteError& e) {
-    std::cerr << "kbench: " << e.what() << "\n";
+    std::cerr << "kbench: " << kb::terminal_text(e.what()) << "\n";
     return kb::kExitWriteFailed;
+  } catch (const boost::filesystem::filesystem_error& e) {
+    // A path given that the system refuses (a loop of symbolic links, a name too long, a file
+    // where a folder must be) is bad input; a full disk is a failed write.
+    const std::string line = "cannot use '" + e.path1().string() + "': " + e.code().message();
+    if (kb::storage_failure(e.code().value())) {
+      std::cerr << "kbench: " << kb::terminal_text(line) << "\n";
+      return kb::kExitWriteFailed;
+    }
+    std::cerr << "kbench: error: " << kb::terminal_text(line) << "\n";
+    return kb::kExitBadInput;
   } catch (const std::bad_alloc&) {
     std::cerr << "kbench: internal error: out of memory\n";
     return kb::kExitInternal;
   } catch (const std::exception& e) {
-    std::cerr << "kbench: internal error: " << e.what() << "\n";
+    std::cerr << "kbench: internal error: " << kb::terminal_text(e.what()) << "\n";
     return kb::kExitInternal;
   } catch (...) {
     std::cerr << "kbench: internal error: unknown exception\n";

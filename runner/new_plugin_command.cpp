@@ -7,14 +7,16 @@
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
 
 #include <boost/filesystem.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <iostream>
 #include <map>
-#include <regex>
 
 namespace kb {
 namespace {
@@ -42,13 +44,27 @@ std::vector<TemplateDir> template_dirs(const std::vector<std::string>& plugin_di
 }
 
 std::string fill(std::string text, const std::string& name) {
-  return std::regex_replace(text, std::regex("@NAME@"), name);
+  const std::string marker = "@NAME@";
+  for (auto at = text.find(marker); at != std::string::npos; at = text.find(marker, at + name.size())) {
+    text.replace(at, marker.size(), name);
+  }
+  return text;
+}
+
+// Letters, digits and _ (and a letter first where `letter_first`), at most kMaxName characters:
+// the name becomes a file, a CMake target and a C identifier. Checked in one pass (a regex match
+// recursed once per character, and a long name overflowed the stack).
+constexpr std::size_t kMaxName = 100;
+bool identifier(const std::string& text, bool letter_first) {
+  if (text.empty() || text.size() > kMaxName) return false;
+  if (letter_first && !std::isalpha(static_cast<unsigned char>(text.front()))) return false;
+  return std::all_of(text.begin(), text.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+  });
 }
 
 void write_file(const boost::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path.string());
-  out << text;
-  if (!out) throw InputError("cannot write '" + path.string() + "'");
+  write_output_file(path.string(), text, "scaffold file");
 }
 
 }  // namespace
@@ -80,11 +96,18 @@ int new_plugin_command(const std::vector<std::string>& args) {
   } catch (const po::error& e) {
     throw InputError(std::string("kbench new-plugin: ") + e.what());
   }
-  if (!std::regex_match(name, std::regex("[A-Za-z][A-Za-z0-9_]*"))) {
-    throw InputError("plugin name '" + name + "' must be letters, digits and _, starting with a letter");
+  const auto shown = [](const std::string& text) {
+    return text.size() <= 60 ? text
+                             : text.substr(0, 60) + "... (" + std::to_string(text.size()) +
+                                   " characters)";
+  };
+  if (!identifier(name, /*letter_first=*/true)) {
+    throw InputError("plugin name '" + shown(name) + "' must be letters, digits and _, starting " +
+                     "with a letter, at most " + std::to_string(kMaxName) + " characters");
   }
-  if (!std::regex_match(family, std::regex("[A-Za-z0-9_]+"))) {
-    throw InputError("family '" + family + "' must be letters, digits and _");
+  if (!identifier(family, /*letter_first=*/false)) {
+    throw InputError("family '" + shown(family) + "' must be letters, digits and _, at most " +
+                     std::to_string(kMaxName) + " characters");
   }
   namespace fs = boost::filesystem;
   const std::string template_name = family + (host ? ".host.cpp.in" : ".cu.in");
@@ -98,11 +121,11 @@ int new_plugin_command(const std::vector<std::string>& args) {
       family_dir = dir.plugins;
       break;
     }
-    looked += "\n  " + dir.path.lexically_normal().string();
+    looked += (looked.empty() ? " " : ", ") + dir.path.lexically_normal().string();
   }
   if (scaffold.empty()) {
     throw InputError("no scaffold '" + template_name + "' for family '" + family +
-                     "'; looked in:" + looked);
+                     "'; looked in" + looked);
   }
   const fs::path folder = output.empty() ? fs::path(name) : fs::path(output);
   if (fs::exists(folder)) throw InputError("'" + folder.string() + "' already exists");

@@ -275,7 +275,10 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
     throw InputError("--metrics reads the counters itself: it cannot be combined with --profile, "
                      "which launches each case once for Nsight Compute");
   }
-  if (o.repetitions < 1) throw InputError("--repetitions must be at least 1");
+  if (o.repetitions < 1 || o.repetitions > kMaxRepetitions) {
+    throw InputError("--repetitions " + std::to_string(o.repetitions) +
+                     ": must be a whole number from 1 to " + std::to_string(kMaxRepetitions));
+  }
   // A run id is a CSV cell and a shell word of the resume command: one line of plain text.
   if (o.run_id.size() > 200 || o.run_id.find_first_of("\t\n\r") != std::string::npos ||
       clean_text(o.run_id) != o.run_id) {

@@ -22,6 +22,11 @@ po::parsed_options parse_command_line(
     const std::vector<std::string>& args, const po::options_description& description,
     const po::positional_options_description& positional = po::positional_options_description());
 
+// --repetitions: a nightly run takes 5; run-to-run noise studies a few hundred.
+inline constexpr int kMaxRepetitions = 1000;
+// The most cases one run plans, repetitions included: each is held in memory and reported.
+inline constexpr std::size_t kMaxPlannedCases = 1'000'000;
+
 struct RunOptions {
   SweepRequest sweep;
   std::vector<std::string> plugin_dirs;

@@ -3,6 +3,7 @@
 #include "plan/plan.hpp"
 #include "plugin/loader.hpp"
 #include "plugin/params.hpp"
+#include "protocol/sandbox.hpp"
 
 #include <iostream>
 
@@ -18,6 +19,9 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   PluginSelection selection{{}, FamilyTable(discovery.families, discovery.plugins)};
   for (const auto& warning : selection.families.warnings()) {
     std::cerr << "kbench: " << warning << "\n";
+  }
+  if (const std::string missing = sandbox_support().missing(); !missing.empty()) {
+    std::cerr << "kbench: note: " << missing << "\n";
   }
   const auto selected = select_plugins(discovery.plugins, sweep.families, sweep.plugin_globs);
   // Checked against every plugin selected, before those that cannot run here are dropped: a

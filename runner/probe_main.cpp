@@ -6,6 +6,8 @@
 #include "commands.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/sandbox.hpp"
+#include "protocol/sequence.hpp"
 #include "util/plugin_text.hpp"
 
 #include <fcntl.h>
@@ -20,7 +22,11 @@ namespace {
 
 constexpr int kAnswersFd = 3;
 
-void send(const std::string& kind, const Record& record) {
+// The number of the request being answered (sequence.hpp), copied into each record sent for it.
+std::uint64_t g_sequence = 0;
+
+void send(const std::string& kind, Record record) {
+  set_sequence(record, g_sequence);
   if (!write_text(kAnswersFd, encode_record(kind, record))) _exit(0);  // the parent is gone
 }
 
@@ -30,6 +36,7 @@ int probe_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // What a plugin prints while it loads must not reach the parent's terminal uninvited.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
+  enter_sandbox();  // loading runs the plugins' static constructors and kbench_plugin()
 
   std::map<std::string, std::shared_ptr<const LoadedPlugin>> loaded;  // by file
   const auto step = [](const char* name) { send("step", {{"name", name}}); };
@@ -38,6 +45,7 @@ int probe_command(const std::vector<std::string>&) {
   Record fields;
   while (input.read_line(line, -1) == LineReader::Status::line) {
     if (!decode_record(line, kind, fields) || !fields.count("file")) continue;
+    g_sequence = take_sequence(fields).value_or(0);
     const std::string file = fields["file"];
     fields.erase("file");
     auto plugin = loaded.find(file);

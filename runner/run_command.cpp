@@ -146,6 +146,13 @@ int run_command(const std::vector<std::string>& args) {
   }
   // Each shard repeats its own slice: the shards stay the slices of the plan they are without
   // repetitions, and a shard's rows hold every repetition of its cases.
+  // Every case of a plan is held in memory and reported at the end: a plan of more than a
+  // million (a billion repetitions, say) is refused before it is built, not when memory runs out.
+  if (plan.cases.size() * static_cast<std::size_t>(options.repetitions) > kMaxPlannedCases) {
+    throw InputError("the plan holds " + std::to_string(plan.cases.size()) + " cases, times " +
+                     std::to_string(options.repetitions) + " repetitions: more than the " +
+                     std::to_string(kMaxPlannedCases) + " cases one run takes; split it (--shard)");
+  }
   plan = repeat(plan, options.repetitions);
 
   RunContext context;
@@ -155,7 +162,10 @@ int run_command(const std::vector<std::string>& args) {
   ResultsStore store(options.output);  // repairs, or refuses another header, before anything runs
   // A chosen run id may be in use by another process; a default one (time, host, pid) is not.
   std::optional<RunLock> run_lock;
-  if (!options.run_id.empty()) run_lock.emplace(options.output, options.run_id, options.shard);
+  if (!options.run_id.empty()) {
+    run_lock.emplace(options.output, options.run_id,
+                     options.shard.empty() ? "" : shard_name(options.shard));
+  }
   std::unique_ptr<SamplesWriter> samples;
   if (!options.samples_out.empty()) {
     namespace fs = boost::filesystem;
@@ -235,12 +245,17 @@ int run_command(const std::vector<std::string>& args) {
   }
   for (auto& t : threads) t.join();
   const int code = progress.close();
-  if (shared.internal_error) std::rethrow_exception(shared.internal_error);
+  if (shared.internal_error) {
+    // main says what failed; the cases not run yet have no row, so the run resumes.
+    std::cerr << "kbench: the run stopped; the CSV holds every finished case. Resume with:\n  "
+              << resume << "\n";
+    std::rethrow_exception(shared.internal_error);
+  }
   if (!shared.write_error.empty()) {
     std::string cases;
     for (const auto& c : shared.not_recorded) cases += (cases.empty() ? "" : ", ") + c;
     std::cerr << "kbench: " << shared.write_error << "; not recorded: " << cases
-              << ". Make room, then resume with:\n  " << resume << "\n";
+              << ". When the file can be written, resume with:\n  " << resume << "\n";
     return kExitWriteFailed;
   }
   if (interrupted()) {

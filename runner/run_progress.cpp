@@ -1,6 +1,8 @@
 #include "run_progress.hpp"
 
+#include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
+#include "util/terminal_text.hpp"
 
 #include <unistd.h>
 
@@ -20,7 +22,9 @@ void RunProgress::skipped_resumed() {
 void RunProgress::started(const std::string& label) {
   if (!terminal_) return;
   const std::lock_guard<std::mutex> lock(mutex_);
-  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, planned_, label.c_str());
+  // Written past std::cerr's filter (it would show the line's own \r and erase as text).
+  std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, planned_,
+               terminal_text(label).c_str());
   std::fflush(stderr);
 }
 
@@ -34,7 +38,8 @@ void RunProgress::note_once(const std::string& line) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (!noted_.insert(line).second) return;
   if (terminal_) std::fprintf(stderr, "\r\033[K");
-  std::fprintf(stderr, "kbench: %s\n", line.c_str());
+  // Written past std::cerr's filter: the line passes through terminal_text here.
+  std::fprintf(stderr, "kbench: %s\n", terminal_text(line).c_str());
 }
 
 void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
@@ -90,10 +95,13 @@ void RunProgress::print_cases() const {
   for (const auto& r : rows_) {
     std::string peak = r.get("fraction_of_peak");
     if (!peak.empty()) peak += " " + r.get("peak");
-    std::cout << "| " << r.get("plugin") << " | " << r.get("dtype") << " | " << r.get("op")
-              << " | " << r.get("shape") << " | " << r.get("block") << " | " << r.get("status")
-              << " | " << r.get("median_us") << " | " << r.get("gbps") << " | "
-              << r.get("gflops") << " | " << peak << " |\n";
+    std::cout << "|";
+    for (const std::string& cell : {r.get("plugin"), r.get("dtype"), r.get("op"), r.get("shape"),
+                                    r.get("block"), r.get("status"), r.get("median_us"),
+                                    r.get("gbps"), r.get("gflops"), peak}) {
+      std::cout << " " << markdown_cell(cell) << " |";
+    }
+    std::cout << "\n";
   }
 }
 

@@ -255,6 +255,8 @@ int tune_command(const std::vector<std::string>& args) {
   handle_interruptions();
   RunOptions& run = options.run;
   const SearchStrategy& strategy = find_strategy(options.strategies.front());
+  // The file the search's results are merged into is checked before the search, not after it.
+  BestConfigs::read(options.best_file);
 
   std::string why_no_device;
   const int device_count = cuda_device_count(&why_no_device);
@@ -344,7 +346,7 @@ int tune_command(const std::vector<std::string>& args) {
   if (!shared.write_error.empty()) {
     std::cerr << "kbench: " << shared.write_error
               << "; not recorded: " << shared.not_recorded.front()
-              << ". Make room, then resume with:\n  " << resume << "\n";
+              << ". When the file can be written, resume with:\n  " << resume << "\n";
     return kExitWriteFailed;
   }
   const auto entries = best_configs(tuned, options);

@@ -7,6 +7,8 @@
 #include "options.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/sandbox.hpp"
+#include "protocol/sequence.hpp"
 #include "util/number_text.hpp"
 
 #include <fcntl.h>
@@ -21,7 +23,9 @@ namespace {
 
 constexpr int kResultsFd = 3;
 
-void send(const std::string& kind, const Record& record) {
+// `sequence`: the number of the case answered (sequence.hpp); 0 for the hello.
+void send(const std::string& kind, Record record, std::uint64_t sequence) {
+  set_sequence(record, sequence);
   if (!write_text(kResultsFd, encode_record(kind, record))) _exit(0);  // the parent is gone
 }
 
@@ -55,6 +59,7 @@ int worker_command(const std::vector<std::string>& args) {
 
   Record hello;
   try {
+    enter_sandbox();  // before any of the plugin's code runs, its static constructors included
     const auto plugin = load_plugin(file);
     // The referee: the family's own library, loaded beside the strategy it judges.
     std::shared_ptr<const LoadedPlugin> family;
@@ -71,20 +76,21 @@ int worker_command(const std::vector<std::string>& args) {
     hello["read_gbps"] = exact_text(bandwidth.read_gbps);
     hello["l2_gbps"] = exact_text(bandwidth.l2_gbps);
     CaseRunner runner(*plugin->api, family ? family->family : nullptr, device, timing);
-    send("hello", hello);
+    send("hello", hello, 0);
 
     LineReader input(0);
     std::string line, kind;
     Record fields;
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
+      const std::uint64_t sequence = take_sequence(fields).value_or(0);
       const CaseOutcome outcome = runner.run(decode_case(fields));
-      send("result", encode_outcome(outcome));
+      send("result", encode_outcome(outcome), sequence);
       if (outcome.context_lost) return 0;
     }
   } catch (const std::exception& e) {
     hello["error"] = e.what();
-    send("hello", hello);
+    send("hello", hello, 0);
     return 1;
   }
   return 0;

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(cmake g++ make git libboost-dev libboost-filesystem-dev libboost-program-options-dev
-          libfccp-dev libgtest-dev gnuplot-nox nlohmann-json3-dev)
+          libfccp-dev libgtest-dev gnuplot-nox nlohmann-json3-dev libseccomp-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -130,8 +130,7 @@ TEST(ReduceGpu, FastKahanAndCubAt2To28) {
 
 TEST(ReduceGpu, Seed003PresetRunsEveryVersion) {
   KBTEST_REQUIRE_GPU();
-  const std::string source = __FILE__;  // .../tests/gpu/reduce_gpu_test.cpp
-  const std::string root = source.substr(0, source.rfind("/tests/"));
+  const std::string root = KBENCH_SOURCE_DIR;  // __FILE__ is relative under ccache's base_dir
   const kbtest::Run run = kbtest::kbench(
       {"run", "--config", root + "/presets/seed003-reduce.ini", "--max-time", "0.01"});
   ASSERT_EQ(run.exit_code, 0) << run.output;

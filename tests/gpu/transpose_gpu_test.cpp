@@ -106,8 +106,7 @@ TEST(TransposeGpu, EveryPluginExactOnVectorisableSizes) {
 
 TEST(TransposeGpu, Seed004PresetRunsExact) {
   KBTEST_REQUIRE_GPU();
-  const std::string source = __FILE__;  // .../tests/gpu/transpose_gpu_test.cpp
-  const std::string root = source.substr(0, source.rfind("/tests/"));
+  const std::string root = KBENCH_SOURCE_DIR;  // __FILE__ is relative under ccache's base_dir
   const kbtest::Run run =
       kbtest::kbench({"run", "--config", root + "/presets/seed004-transpose.ini",
                       "--max-time", "0.01"});

@@ -6,8 +6,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cerrno>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdexcept>
+#include <string>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #ifndef KBT_NAME
@@ -43,6 +50,99 @@ void fill_unterminated(char (&buffer)[N]) {
   for (std::size_t i = 0; i < N; ++i) buffer[i] = kPattern[i % sizeof kPattern];
 }
 
+// The worker's result channel (descriptor 3): a plugin must never write there; these do.
+void write_on_channel(const std::string& line) {
+  [[maybe_unused]] const ssize_t n = ::write(3, line.data(), line.size());
+}
+
+// A process the plugin leaves behind, holding the worker's descriptors (its result channel, its
+// standard error) for a minute.
+void leave_a_child_behind() {
+  if (fork() == 0) {
+    sleep(60);
+    _exit(0);
+  }
+}
+
+// Faults of the worker's channel and of the processes a plugin starts, at setup of the first case
+// (100 elements) or of every case.
+void channel_fault(const kb_case* c) {
+  static int cases = 0;  // the worker numbers its cases from 1 (protocol/sequence.hpp)
+  ++cases;
+  if (c->shape[0] == 100 && KBT_IS("setup_forges_result")) {
+    write_on_channel("result\tstatus=ok\n");
+  }
+  if (c->shape[0] == 100 && KBT_IS("setup_forges_unsampled_ok")) {
+    write_on_channel("result\tseq=" + std::to_string(cases) + "\tstatus=ok\n");
+  }
+  if (KBT_IS("setup_orphan")) leave_a_child_behind();
+  if (KBT_IS("setup_orphan_segfault")) {
+    leave_a_child_behind();
+    *null_pointer = 1;
+  }
+}
+
+// What a sandboxed plugin tries (protocol/sandbox.hpp), each attempt's outcome in the message of
+// an error status: "ok" or the system's reason.
+std::string outcome(bool done) { return done ? "ok" : std::strerror(errno); }
+
+// Writes where a plugin must not: the results file the test names (KBT_RESULTS), by appending
+// and by truncating, and a folder outside the temporary ones (KBT_OUTSIDE); and where it may.
+std::string try_to_write() {
+  const char* results = std::getenv("KBT_RESULTS");
+  const char* outside = std::getenv("KBT_OUTSIDE");
+  if (results == nullptr || outside == nullptr) return "KBT_RESULTS and KBT_OUTSIDE are not set";
+  std::string said = "results: ";
+  const int fd = ::open(results, O_WRONLY | O_APPEND);
+  said += outcome(fd >= 0 && ::write(fd, "written by the plugin\n", 22) == 22);
+  if (fd >= 0) ::close(fd);
+  said += "; truncate: " + outcome(::truncate(results, 0) == 0);
+  const std::string made = std::string(outside) + "/made-by-the-plugin";
+  const int out = ::open(made.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+  said += "; outside: " + outcome(out >= 0);
+  if (out >= 0) ::close(out);
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string scratch = std::string(tmpdir ? tmpdir : "/tmp") + "/kbt-scratch-XXXXXX";
+  std::vector<char> name(scratch.begin(), scratch.end());
+  name.push_back('\0');
+  const int tmp = ::mkstemp(name.data());
+  said += "; tmp: " + outcome(tmp >= 0);
+  if (tmp >= 0) ::close(tmp), ::unlink(name.data());
+  return said;
+}
+
+volatile int target_byte = 0;  // in the child below: what process_vm_writev tries to change
+
+// Reaches into other processes: a child of its own (traced, its memory written), the worker's
+// parent (its memory opened through /proc), and out of the process group its worker ends with.
+std::string try_to_reach() {
+  const pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  std::string said = "ptrace: " + outcome(::ptrace(PTRACE_SEIZE, child, nullptr, nullptr) == 0);
+  const int one = 1;
+  iovec local{const_cast<int*>(&one), sizeof one};
+  iovec remote{const_cast<int*>(&target_byte), sizeof target_byte};
+  said += "; process_vm_writev: " + outcome(::process_vm_writev(child, &local, 1, &remote, 1, 0) ==
+                                            static_cast<ssize_t>(sizeof one));
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  const std::string memory = "/proc/" + std::to_string(getppid()) + "/mem";
+  const int fd = ::open(memory.c_str(), O_RDWR);
+  said += "; parent memory: " + outcome(fd >= 0);
+  if (fd >= 0) ::close(fd);
+  // A child of the plugin leaving the group (the worker, its leader, could not in any case).
+  const pid_t leaver = fork();
+  if (leaver == 0) _exit(::setsid() >= 0 ? 0 : errno);
+  int status = 0;
+  ::waitpid(leaver, &status, 0);
+  errno = WEXITSTATUS(status);
+  said += "; setsid: " + outcome(errno == 0);
+  return said;
+}
+
 int accepts(const kb_case* c, kb_message* why) {
   fault_at("accepts");
   if (KBT_IS("accepts_unterminated")) {
@@ -63,6 +163,12 @@ int accepts(const kb_case* c, kb_message* why) {
 
 kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) {
   fault_at("setup");
+  channel_fault(c);
+  if (KBT_IS("setup_writes_outside") || KBT_IS("setup_reaches_other_processes")) {
+    const std::string said = KBT_IS("setup_writes_outside") ? try_to_write() : try_to_reach();
+    std::snprintf(msg->text, sizeof msg->text, "%s", said.c_str());
+    return KB_ERROR;
+  }
   if (KBT_IS("setup_error")) {
     std::snprintf(msg->text, sizeof msg->text, "setup refused, with \"quotes\", commas\nand a newline");
     return KB_ERROR;
@@ -175,6 +281,7 @@ KernelPlugin make_descriptor() {
 #ifndef KBT_NO_ENTRY
 extern "C" KB_EXPORT const KernelPlugin* kbench_plugin(void) {
   fault_at("entry");
+  if (KBT_IS("entry_writes_outside")) try_to_write();  // in the probe, at loading
   static const KernelPlugin plugin = make_descriptor();
   return &plugin;
 }

@@ -8,7 +8,8 @@
 // (default 20) of invocations drawn from it, so that CI runs the same invocations every time.
 // KBENCH_FUZZ_SEED=N runs seed N alone, KBENCH_FUZZ_SEED=random a fresh seed (printed first). A
 // failure prints the seed and the command lines to run again; KBENCH_FUZZ_KEEP=1 keeps the files
-// they name.
+// they name. Fuzz.HostileCellsFilesAndSwapsOnFixedSeeds (below) feeds `compare` and `report`
+// results files of hostile text and numbers, and swaps a results file under a sweep.
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 
@@ -28,6 +29,8 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
+#include <thread>
 
 namespace {
 
@@ -344,6 +347,253 @@ TEST_P(Fuzz, RunCompareAndReportSurviveRandomOptionsAndFiles) {
   EXPECT_GT(fuzzer.invocations(), 7) << "seed " << seed;
 }
 
+// --- Issue 26's classes, on fixed seeds ------------------------------------------------------------
+//
+// Results files as someone else may hand them over: every text cell drawn from names with `|`,
+// line breaks, backquotes and $(...), formulas, escape sequences; files with a byte-order mark and
+// CRLF line ends; medians of nan, inf, 0, -1, 1e308. `compare` (every --by, every format, the
+// verdicts with --junit) and `report` (and --history) read them: exit 0, 1 or 2, never a command
+// run, every markdown table keeping its columns, every CSV read back whole without a formula. And
+// results files replaced under a running sweep: exit 0 or 4, never a row lost, the resume
+// completing the sweep once.
+
+// The tables of a markdown text whose lines do not all have their header's number of cells.
+std::string broken_tables(const std::string& text) {
+  const auto separators = [](const std::string& line) {
+    int count = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) count += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    return count;
+  };
+  int columns = -1;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) {
+      columns = -1;
+    } else if (columns >= 0 || line.front() == '|') {
+      if (columns < 0) columns = separators(line);
+      if (line.front() != '|' || separators(line) != columns) return line;
+    }
+  }
+  return "";
+}
+
+class HostileFiles {
+ public:
+  explicit HostileFiles(std::uint64_t seed) : random_(seed) {
+    folder_ = fs::temp_directory_path() / fs::unique_path("kbench-hostile-%%%%-%%%%");
+    fs::create_directories(folder_);
+    marker_ = (folder_ / "ran").string();
+  }
+  ~HostileFiles() {
+    if (std::getenv("KBENCH_FUZZ_KEEP") == nullptr) fs::remove_all(folder_);
+  }
+
+  // A results file of two GPUs and two runs, every text cell hostile now and then; in every
+  // third file, every text cell holds backquotes and $(...).
+  std::string results_file() {
+    every_cell_ = files_ % 3 == 0;
+    const std::string file = (folder_ / ("hostile-" + std::to_string(files_++) + ".csv")).string();
+    const bool crlf = chance(0.3);
+    std::string text = chance(0.3) ? "\xEF\xBB\xBF" : "";
+    const std::string end = crlf ? "\r\n" : "\n";
+    std::string header = kb::header_line();
+    header.pop_back();
+    text += header + end;
+    const std::vector<std::string> gpus = {"H100", text_cell("H200")};
+    const std::vector<std::string> runs = {"night-1", text_cell("night-2")};
+    for (int r = 0; r < 24; ++r) {
+      std::vector<std::string> cells;
+      for (const char* column : kb::kResultColumns) {
+        const std::string name = column;
+        std::string cell;
+        if (name == "gpu_name") cell = gpus[r % 2];
+        else if (name == "gpu_uuid") cell = "GPU-" + std::to_string(r % 2);
+        else if (name == "run_id") cell = runs[(r / 2) % 2];
+        else if (name == "timestamp_utc") cell = "2026-01-0" + std::to_string(1 + (r / 2) % 2) + "T02:00:00Z";
+        else if (name == "family") cell = chance(0.7) ? "transpose" : text_cell("transpose");
+        else if (name == "plugin") cell = chance(0.5) ? "transpose/fast" : text_cell("transpose/x");
+        else if (name == "status") cell = chance(0.85) ? "ok" : text_cell("error");
+        else if (name == "shape") cell = one_of({"1024", "2048", "4096", text_cell("8192")});
+        else if (name == "median_us" || name == "gbps" || name == "gflops" || name == "noise" ||
+                 name == "bytes" || name == "flops" || name == "copy_gbps") {
+          cell = number_cell();
+        } else if (name == "compute_capability") cell = "9.0";
+        else cell = every_cell_ || chance(0.3) ? text_cell("x") : "";
+        cells.push_back(cell);
+      }
+      std::string line;
+      for (std::size_t i = 0; i < cells.size(); ++i) line += (i ? "," : "") + quoted(cells[i]);
+      text += line + end;
+    }
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+
+  // Runs kbench; a line describing what broke a rule, or "".
+  std::string check(const std::vector<std::string>& args, const std::string& stdout_file = "") {
+    std::string command = "cd " + quote(folder_.string()) + " && timeout -s KILL 60 " + quote(KBENCH_EXE);
+    for (const auto& a : args) command += " " + quote(a);
+    const std::string err = (folder_ / "stderr").string();
+    command += stdout_file.empty() ? " 2>&1" : " 2>" + quote(err) + " >" + quote(stdout_file);
+    std::string output;
+    int status = -1;
+    if (FILE* pipe = popen(command.c_str(), "r")) {
+      char buffer[4096];
+      for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) output.append(buffer, n);
+      status = pclose(pipe);
+    }
+    if (!stdout_file.empty()) output = kbtest::read_file(stdout_file) + kbtest::read_file(err);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    ++invocations_;
+    if (code != 0 && code != 1 && code != 2) return "exit " + std::to_string(code) + ": " + command + "\n" + output.substr(0, 1500);
+    if (output.find("internal error") != std::string::npos) return "internal error: " + command + "\n" + output.substr(0, 1500);
+    if (fs::exists(marker_ + "-bq") || fs::exists(marker_ + "-dollar")) return "a command from a cell ran: " + command;
+    if (stdout_file.empty() && output.find_first_of("\r\x1b") != std::string::npos) {
+      return "a raw carriage return or escape in the output: " + command;
+    }
+    const std::string table = broken_tables(stdout_file.empty() ? output : kbtest::read_file(stdout_file));
+    if (!table.empty()) return "a table lost its columns (" + table.substr(0, 200) + "): " + command;
+    return "";
+  }
+
+  std::string compare_and_report() {
+    std::vector<std::string> files = {results_file()};
+    if (chance(0.5)) files.push_back(results_file());
+    std::vector<std::vector<std::string>> commands;
+    for (const char* by : {"gpu", "run", "plugin", "device"}) {
+      std::vector<std::string> args = {"compare"};
+      args.insert(args.end(), files.begin(), files.end());
+      args.insert(args.end(), {"--by", by, "--metric", chance(0.5) ? "time" : "gbps"});
+      commands.push_back(args);
+    }
+    std::vector<std::string> verdicts = {"compare"};
+    verdicts.insert(verdicts.end(), files.begin(), files.end());
+    verdicts.insert(verdicts.end(), {"--baseline-run", "night-1", "--junit", (folder_ / "junit.xml").string()});
+    commands.push_back(verdicts);
+    for (const bool history : {false, true}) {
+      std::vector<std::string> args = {"report"};
+      args.insert(args.end(), files.begin(), files.end());
+      args.insert(args.end(), {"-o", (folder_ / ("report-" + std::to_string(files_++))).string()});
+      if (history) args.push_back("--history");
+      commands.push_back(args);
+    }
+    for (const auto& args : commands) {
+      if (std::string failure = check(args); !failure.empty()) return failure;
+    }
+    for (const auto& entry : fs::recursive_directory_iterator(folder_)) {
+      if (entry.path().extension() == ".md") {
+        const std::string table = broken_tables(kbtest::read_file(entry.path().string()));
+        if (!table.empty()) return "a table of " + entry.path().string() + " lost its columns: " + table;
+      }
+    }
+    // CSV for other programs: read whole by Python's csv module, no cell a formula.
+    std::vector<std::string> csv = {"compare"};
+    csv.insert(csv.end(), files.begin(), files.end());
+    csv.insert(csv.end(), {"--by", chance(0.5) ? "plugin" : "run", "--format", "csv"});
+    const std::string out = (folder_ / "compare.csv").string();
+    if (std::string failure = check(csv, out); !failure.empty()) return failure;
+    if (std::system("python3 -c 'import csv' >/dev/null 2>&1") == 0 && fs::file_size(out) > 0) {
+      const std::string python =
+          "python3 -c 'import csv,sys,re; rows=list(csv.reader(open(sys.argv[1], encoding=\"utf-8\", "
+          "newline=\"\"), strict=True)); num=re.compile(r\"^[-+]?[0-9.eEinfa]+$\"); "
+          "bad=[c for r in rows for c in r if c[:1] in \"=+-@\" and len(c) > 1 and not num.match(c)]; "
+          "sys.exit(0 if all(len(r) == len(rows[0]) for r in rows) and not bad else 1)' " + quote(out);
+      if (std::system(python.c_str()) != 0) return "compare --format csv is not clean RFC 4180: " + out;
+    }
+    return "";
+  }
+
+  // A sweep whose results file is replaced (as an editor saves it) at a random moment: exit 0 or
+  // 4, and the resume completes it with every case once.
+  std::string swapped_file() {
+    const std::string csv = (folder_ / ("swapped-" + std::to_string(files_++) + ".csv")).string();
+    const std::vector<std::string> sweep = {
+        "run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin", "testing/good", "--sizes",
+        "10,20,30,40,50,60", "--dtypes", "int32", "--min-time", "0.05", "--max-time", "0.05",
+        "--run-id", "swap", "--output", csv};
+    const pid_t pid = kbtest::spawn_kbench(sweep, (folder_ / "swap.log").string());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 + pick(500)));
+    if (fs::exists(csv)) {
+      fs::copy_file(csv, csv + ".swp", fs::copy_option::overwrite_if_exists);
+      fs::rename(csv + ".swp", csv);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code != 0 && code != 4) return "a swapped file: exit " + std::to_string(code) + "\n" + kbtest::read_file((folder_ / "swap.log").string());
+    auto resume = sweep;
+    resume.push_back("--resume");
+    if (std::string failure = check(resume); !failure.empty()) return failure;
+    std::multiset<std::string> shapes;
+    for (const auto& row : kb::read_results(csv)) shapes.insert(row.get("shape"));
+    if (shapes.size() != 6 || std::set<std::string>(shapes.begin(), shapes.end()).size() != 6) {
+      return "after a swap and the resume, " + std::to_string(shapes.size()) + " rows instead of 6";
+    }
+    return "";
+  }
+
+  int invocations() const { return invocations_; }
+
+ private:
+  std::size_t pick(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(random_); }
+  std::string one_of(const std::vector<std::string>& items) { return items[pick(items.size())]; }
+
+  // A text cell: plain, or with what must stay text.
+  std::string text_cell(const std::string& plain) {
+    if (every_cell_) return plain + "`touch " + marker_ + "-bq`$(touch " + marker_ + "-dollar)";
+    if (chance(0.3)) return plain;
+    return plain + one_of({"|pipe", "a\\nnew line", "`touch " + marker_ + "-bq`",
+                           "$(touch " + marker_ + "-dollar)", "=HYPERLINK(\"x\")", "+cmd", "-cmd",
+                           "@cmd", "\x1b[2J", "\r", "\xEF\xBB\xBF", "back\\\\slash", "'quote'",
+                           "\"double\"", "\ttab", "caf\xC3\xA9", "\xFF"});
+  }
+  std::string number_cell() {
+    return one_of({"100", "12.5", "0.001", "nan", "inf", "-inf", "0", "-1", "1e308", "1e-300",
+                   "", "x", std::to_string(1 + pick(1000))});
+  }
+  static std::string quoted(const std::string& cell) {
+    if (cell.find_first_of(",\"") == std::string::npos) return cell;
+    std::string q = "\"";
+    for (char ch : cell) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  }
+  static std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+  }
+
+  std::mt19937_64 random_;
+  fs::path folder_;
+  std::string marker_;
+  int files_ = 0;
+  int invocations_ = 0;
+  bool every_cell_ = false;
+};
+
+// In this test's making, other seeds found a copy bandwidth of -1, a shape that is no size and a
+// case of 1e-300 bytes, each breaking a plot (exit 3): each such cell can come in any seed's files.
+// Its own fixed seeds (those that found the plot failures above); KBENCH_FUZZ_SEED=N or =random
+// runs that seed instead, as for the random invocations.
+TEST(Fuzz, HostileCellsFilesAndSwapsOnFixedSeeds) {
+  const std::vector<std::uint64_t> seeds = std::getenv("KBENCH_FUZZ_SEED")
+                                               ? fuzz_seeds()
+                                               : std::vector<std::uint64_t>{1, 3, 6, 8};
+  for (const std::uint64_t seed : seeds) {
+    HostileFiles fuzz(seed);
+    for (int round = 0; round < 2; ++round) {
+      const std::string failure = fuzz.compare_and_report();
+      ASSERT_TRUE(failure.empty()) << "seed " << seed << " (KBENCH_FUZZ_KEEP=1 keeps the files): " << failure;
+    }
+    const std::string failure = fuzz.swapped_file();
+    EXPECT_TRUE(failure.empty()) << "seed " << seed << ": " << failure;
+    EXPECT_GT(fuzz.invocations(), 15);
+  }
+}
 INSTANTIATE_TEST_SUITE_P(Seeds, Fuzz, ::testing::ValuesIn(fuzz_seeds()),
                          [](const ::testing::TestParamInfo<std::uint64_t>& info) {
                            return "seed_" + std::to_string(info.index);

@@ -49,12 +49,13 @@ TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
   // The plot: a line per case over the four runs, evenly spaced in the order they started (each
   // labelled with its start), the regression a marked point.
   const std::string script = read_file(folder.file("out/history_transpose.gp"));
-  EXPECT_NE(script.find("(\"2026-11-10 02:00\" 0, \"2026-11-11 02:00\" 1, \"2026-11-12 02:00\" 2, "
-                        "\"2026-11-13 02:00\" 3)"),
+  // Every text single-quoted (gnuplot runs backquotes inside double quotes).
+  EXPECT_NE(script.find("('2026-11-10 02:00' 0, '2026-11-11 02:00' 1, '2026-11-12 02:00' 2, "
+                        "'2026-11-13 02:00' 3)"),
             std::string::npos)
       << script;
   EXPECT_NE(script.find("with points pt 7 ps 2 lc rgb '#d62728' title "
-                        "\"slower (the gate failed it)\""),
+                        "'slower (the gate failed it)'"),
             std::string::npos)
       << script;
   const std::string data = read_file(folder.file("out/history_transpose.dat"));
@@ -80,11 +81,11 @@ TEST(History, RunsAMinuteApartAreEvenlySpacedAndOnlySomeAreLabelled) {
       kbtest::kbench({"report", folder.file("runs.csv"), "--history", "-o", folder.file("out")});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string script = read_file(folder.file("out/history_transpose.gp"));
-  EXPECT_NE(script.find("set xtics rotate by -30 noenhanced (\"2026-11-25 01:00\" 0, "
-                        "\"2026-11-25 01:03\" 3, \"2026-11-25 01:06\" 6, "),
+  EXPECT_NE(script.find("set xtics rotate by -30 noenhanced ('2026-11-25 01:00' 0, "
+                        "'2026-11-25 01:03' 3, '2026-11-25 01:06' 6, "),
             std::string::npos)
       << script;
-  EXPECT_NE(script.find("\"2026-11-25 01:21\" 21, \"2026-11-25 01:24\" 24)"), std::string::npos)
+  EXPECT_NE(script.find("'2026-11-25 01:21' 21, '2026-11-25 01:24' 24)"), std::string::npos)
       << script;
   const std::string data = read_file(folder.file("out/history_transpose.dat"));
   EXPECT_NE(data.find("\n24\t1\n"), std::string::npos) << data;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 namespace {
 
@@ -154,6 +155,90 @@ TEST(InputRules, TheWorkerTakesEverySizeTheParentPlanned) {
   ASSERT_EQ(run.rows.size(), 1u) << run.output;
   EXPECT_NE(run.rows[0].at("status"), "ok");
   EXPECT_EQ(run.rows[0].at("message").find("protocol"), std::string::npos) << run.rows[0].at("message");
+}
+
+// Issue 26: --repetitions 1000000000 was taken, and the plan grew until memory ran out.
+TEST(InputRules, ARunOfMoreCasesThanOneRunTakesIsRefusedBeforeItIsPlanned) {
+  for (const auto& [args, expected] : std::vector<Refused>{
+           {{"--repetitions", "1000000000"}, "--repetitions 1000000000: must be a whole number from 1 to 1000"},
+           {{"--repetitions", "1001"}, "--repetitions 1001"},
+           {{"--repetitions", "0"}, "--repetitions 0"}}) {
+    std::vector<std::string> all = {"run", "--plugin", "transpose/cpu"};
+    all.insert(all.end(), args.begin(), args.end());
+    const auto run = kbench(all);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
+  }
+  // Within the limit, but a plan of 2000 cases times 1000 is two million.
+  std::string sizes;
+  for (int i = 1; i <= 2000; ++i) sizes += (i > 1 ? "," : "") + std::to_string(i);
+  const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin",
+                           "testing/good", "--dtypes", "int32", "--sizes", sizes,
+                           "--repetitions", "1000"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("the plan holds 2000 cases, times 1000 repetitions: more than the "
+                            "1000000 cases one run takes"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(run.rows.empty());
+}
+
+// Issue 26: one plugin of a family no plugin describes, dropped into --plugins, refused the whole
+// default sweep ("has no default sizes"). It is skipped, said in one line, and the rest runs.
+TEST(InputRules, APluginOfAnUndescribedFamilyIsSkippedFromTheDefaultSweep) {
+  // tuning/model describes its family (one default size); testing/good's family is described
+  // by no plugin.
+  auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugins",
+                     kbtest::test_plugin_dir("tuning"), "--plugin", "tuning/model", "--plugin",
+                     "testing/good", "--min-samples", "1", "--max-time", "0.0001"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("kbench: skipped testing/good: no plugin describes its family "
+                            "'testing', which so has no default sizes; run it with --sizes"),
+            std::string::npos)
+      << run.output;
+  EXPECT_FALSE(run.rows.empty());
+  for (const auto& row : run.rows) EXPECT_EQ(row.at("plugin"), "tuning/model");
+  // Asked for by its family, or alone, it is refused, named.
+  for (const std::vector<std::string>& select :
+       {std::vector<std::string>{"--family", "testing"}, {"--plugin", "testing/good"}}) {
+    std::vector<std::string> args = {"run", "--plugins", kbtest::test_plugin_dir("faulty")};
+    args.insert(args.end(), select.begin(), select.end());
+    run = kbench(args);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_NE(run.output.find("'testing'"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("pass --sizes"), std::string::npos) << run.output;
+  }
+}
+
+// Issue 26: ordinary bad input said "internal error" (exit 3): a loop of symbolic links or a name
+// too long given to validate or new-plugin, new-plugin -o under a file; and a 30,000-character
+// plugin name crashed new-plugin (SIGSEGV, no line).
+TEST(InputRules, PathsAndNamesTheSystemRefusesAreBadInputInOneLine) {
+  const kbtest::TempFolder folder;
+  fs::create_symlink(folder.file("loop"), folder.file("loop"));
+  { std::ofstream(folder.file("file")) << "x"; }
+  const std::string long_name(5000, 'b');
+  const std::vector<Refused> cases = {
+      {{"validate", folder.file("loop")}, "loop"},
+      {{"validate", folder.file(long_name + ".so")}, "File name too long"},
+      {{"new-plugin", "mine", "--family", "transpose", "-o", folder.file("loop") + "/sub"},
+       "Too many levels of symbolic links"},
+      {{"new-plugin", "mine", "--family", "transpose", "-o", folder.file(long_name)},
+       "File name too long"},
+      {{"new-plugin", "mine", "--family", "transpose", "-o", folder.file("file") + "/sub"},
+       "Not a directory"},
+      {{"new-plugin", std::string(30000, 'a'), "--family", "transpose", "-o", folder.file("x")},
+       "at most 100 characters"},
+      {{"new-plugin", "mine", "--family", std::string(30000, 'f'), "-o", folder.file("x")},
+       "at most 100 characters"},
+  };
+  for (const auto& c : cases) {
+    const auto run = kbench(c.args);
+    EXPECT_EQ(run.exit_code, 2) << c.expected << "\n" << run.output.substr(0, 300);
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output.substr(0, 300);
+    EXPECT_NE(run.output.find(c.expected), std::string::npos) << run.output.substr(0, 300);
+  }
 }
 
 }  // namespace

@@ -7,9 +7,13 @@
 
 #include <boost/filesystem.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -127,6 +131,47 @@ TEST_F(ReportTest, LeadsWithTheModelsTheBestPerFamilyTheScalingAndTheRoofline) {
     const fs::path png = out / (plot + ".png");
     ASSERT_TRUE(fs::exists(png)) << png;
     EXPECT_EQ(read_file(png).substr(1, 3), "PNG") << png;
+  }
+}
+
+// Issue 26: inf and 1e308 medians made gnuplot fail on the report (exit 3).
+TEST_F(ReportTest, MediansThatAreNoMeasurementAreLeftOutNotAnError) {
+  const std::string csv = (folder_ / "odd.csv").string();
+  {
+    kb::ResultsStore store(csv);
+    // One measured case, and others each no measurement on one model.
+    const double inf = std::numeric_limits<double>::infinity();
+    int size = 1024;
+    for (const auto& [h100, h200] : std::vector<std::pair<double, double>>{
+             {10, 5}, {inf, 5}, {1e308, 1e-5}, {1e-300, 3}, {0, 5}, {-1, 5}, {std::nan(""), 5}}) {
+      const std::string shape = std::to_string(size++);
+      store.append(case_row({"H100", "GPU-a", 3000}, {"transpose/odd", "float32", shape, h100, 8e6}));
+      store.append(case_row({"H200", "GPU-c", 4200}, {"transpose/odd", "float32", shape, h200, 8e6}));
+    }
+    // A repetition of the measured case, in its run, whose median is none.
+    store.append(case_row({"H200", "GPU-c", 4200}, {"transpose/odd", "float32", "1024", 1e308, 8e6}));
+  }
+  for (const bool history : {false, true}) {
+    const std::string page = (folder_ / (history ? "history.html" : "report.html")).string();
+    std::vector<std::string> args = {"report", csv, "-o", (folder_ / "out").string(), "--html", page};
+    if (history) args.push_back("--history");
+    const auto run = kbtest::kbench(args);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_EQ(run.output.find("error"), std::string::npos) << run.output;
+    if (!history) continue;
+    // The history page holds measurements alone: the case with a 1e308 repetition has no median
+    // in that run (as the gate says), and no band of 1e308.
+    const std::string html = kbtest::read_file(page);
+    const std::string open = "<script type=\"application/json\" id=\"kbench-data\">";
+    const auto start = html.find(open);
+    ASSERT_NE(start, std::string::npos);
+    const auto end = html.find("</script>", start);
+    const auto data = nlohmann::json::parse(html.substr(start + open.size(), end - start - open.size()));
+    for (const char* column : {"median", "low", "high"}) {
+      for (const auto& value : data["values"]["columns"][column]) {
+        if (value.is_number()) EXPECT_LT(value.get<double>(), 1e15) << column << ": " << data["values"].dump();
+      }
+    }
   }
 }
 

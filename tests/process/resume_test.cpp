@@ -108,4 +108,68 @@ TEST_F(Resume, OneProcessAtATimeRunsARunId) {
   EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 3u);
 }
 
+// Issue 26: the lock was keyed on the path and the shard as typed, so a run started again through
+// a symbolic link to the file, or with its shard spelled "00/2", wrote every case twice. It is a
+// lock on the file itself now, and the shard is compared as numbers.
+TEST_F(Resume, ARunIdIsLockedOnTheFileWhateverItsPathOrShardSpelling) {
+  const std::string link = folder_.file("link.csv"), hard = folder_.file("hard.csv");
+  auto slow = sweep({"--min-time", "1", "--shard", "0/2", "--output", csv_});
+  *std::find(slow.begin(), slow.end(), "0.01") = "1";  // --max-time
+  *std::find(slow.begin(), slow.end(), "10,20,30") = "10,20,30,40,50,60,70,80";
+  // Four cases of 1 s: the others are started while it runs the second.
+  const pid_t first = kbtest::spawn_kbench(slow);
+  for (int i = 0; i < 200 && (!fs::exists(csv_) || kb::read_results(csv_).empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  fs::create_symlink(csv_, link);
+  fs::create_hard_link(csv_, hard);
+  const std::string dotted = (folder_.path() / "." / "results.csv").string();
+  for (const auto& [path, spelled] : {std::pair{link, "00/2"}, {hard, "0/02"}, {dotted, "0/2"}}) {
+    auto again = sweep({"--resume", "--shard", spelled});
+    *std::find(again.begin(), again.end(), "10,20,30") = "10,20,30,40,50,60,70,80";
+    const auto second = kbench(again, path);
+    EXPECT_EQ(second.exit_code, 2) << spelled << ": " << second.output;
+    EXPECT_NE(second.output.find("run 'r1' shard 0/2 is being run by another kbench"),
+              std::string::npos)
+        << second.output;
+  }
+  int status = 0;
+  waitpid(first, &status, 0);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const auto seen = cases();
+  EXPECT_EQ(seen.size(), 4u);
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 4u);
+}
+
+// Issue 26: the results file replaced while the run goes on: the run stops (exit 4) naming the
+// file, and the resume writes what the new file lacks, each case once.
+TEST_F(Resume, AFileReplacedDuringTheRunStopsItAndTheResumeCompletesIt) {
+  auto slow = sweep({"--min-time", "0.3", "--output", csv_});
+  *std::find(slow.begin(), slow.end(), "0.01") = "0.3";  // --max-time
+  *std::find(slow.begin(), slow.end(), "10,20,30") = "10,20,30,40,50,60";
+  const std::string log = folder_.file("log");
+  const pid_t pid = kbtest::spawn_kbench(slow, log);
+  for (int i = 0; i < 200 && (!fs::exists(csv_) || kb::read_results(csv_).empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // As an editor saves: a copy written beside it, renamed over it.
+  fs::copy_file(csv_, csv_ + ".swp");
+  fs::rename(csv_ + ".swp", csv_);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 4) << kbtest::read_file(log);
+  EXPECT_NE(kbtest::read_file(log).find("results file '" + csv_ + "' was replaced or removed while "
+                                        "this run wrote to it"),
+            std::string::npos)
+      << kbtest::read_file(log);
+  auto resumed = sweep({"--resume"});
+  *std::find(resumed.begin(), resumed.end(), "10,20,30") = "10,20,30,40,50,60";
+  const auto run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  const auto seen = cases();
+  EXPECT_EQ(seen.size(), 6u);
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 6u);
+}
+
 }  // namespace

@@ -88,7 +88,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--config", "/nonexistent.ini"}, "cannot read config file '/nonexistent.ini'"},
       {{"--resume"}, "--resume needs the --run-id"},
       {{"--devices", "x"}, "malformed device 'x'"},
-      {{"--repetitions", "0"}, "--repetitions must be at least 1"},
+      {{"--repetitions", "0"}, "--repetitions 0: must be a whole number from 1 to 1000"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--family", "transpose", "--plugin", "transpose/cpu"};

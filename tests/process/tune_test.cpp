@@ -7,11 +7,14 @@
 #include "support/tuning_model.hpp"
 #include "tune/best_configs.hpp"
 
+#include <boost/filesystem.hpp>
+
 #include <gtest/gtest.h>
 
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -37,6 +40,8 @@ std::string described(model::Point p) {
          " unroll=" + std::to_string(model::kUnrolls[p.u]) +
          " vec=" + std::to_string(model::kVecs[p.v]);
 }
+
+namespace fs = boost::filesystem;
 
 class Tune : public ::testing::Test {
  protected:
@@ -284,6 +289,46 @@ TEST_F(Tune, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("best-configuration file '" + best_ + "'"), std::string::npos)
       << run.output;
+}
+
+// Issue 26: tune ran its whole search before refusing a --best it could not merge into (a folder,
+// a malformed file: exit 3 at the end), and rewrote best.json without the keys a person added.
+TEST_F(Tune, ABestFileItCannotMergeIntoIsRefusedBeforeTheSearch) {
+  fs::create_directories(folder_.path() / "a-folder");
+  { std::ofstream(folder_.file("broken.json")) << "{\"format\": "; }
+  for (const std::string& best : {folder_.file("a-folder"), folder_.file("broken.json")}) {
+    auto args = tune({});
+    *std::find(args.begin(), args.end(), best_) = best;
+    const auto run = kbench(args, csv_);
+    EXPECT_EQ(run.exit_code, 2) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find("best-configuration file '" + best + "'"), std::string::npos)
+        << run.output;
+    EXPECT_FALSE(fs::exists(csv_)) << "the search ran before the file was refused";
+  }
+}
+
+TEST_F(Tune, KeysAPersonAddedToTheBestFileAreKept) {
+  ASSERT_EQ(kbench(tune({}, "1000,2000"), csv_).exit_code, 0);
+  std::string text = kbtest::read_file(best_);
+  // A note on the file, and one on each entry.
+  text.replace(text.find('{'), 1, "{\n  \"owner\": \"team gpu\",");
+  for (auto at = text.find("\"gpu_name\""); at != std::string::npos;
+       at = text.find("\"gpu_name\"", at + 40)) {
+    text.insert(at, "\"note\": {\"why\": \"checked by hand\"}, ");
+  }
+  { std::ofstream(best_) << text; }
+  ASSERT_EQ(kbench(tune({"--strategy", "random", "--budget", "2"}, "1000"), csv_).exit_code, 0);
+  const std::string after = kbtest::read_file(best_);
+  EXPECT_NE(after.find("\"owner\": \"team gpu\""), std::string::npos) << after;
+  std::size_t notes = 0;
+  for (auto at = after.find("\"why\": \"checked by hand\""); at != std::string::npos;
+       at = after.find("\"why\": \"checked by hand\"", at + 1)) {
+    ++notes;
+  }
+  EXPECT_EQ(notes, 2u) << "the retuned entry and the other keep their notes:\n" << after;
+  const auto best = kb::BestConfigs::read(best_);
+  EXPECT_EQ(best.find({"", "", "tuning/model", "1", "int32", "", "1000"})->strategy, "random");
 }
 
 }  // namespace

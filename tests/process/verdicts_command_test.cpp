@@ -125,7 +125,7 @@ TEST_F(Verdicts, BadInputIsOneClearLine) {
       {{nights, nights, "--metric", "gbps"}, "verdicts compare times"},
       {{nights, nights, "--alpha", "2"}, "--alpha must lie between 0 and 1"},
       {{nights, nights, "--fail-slower", "-3"}, "must be percentages of 0 or more"},
-      {{nights, nights, "--junit", "/nonexistent/dir/x.xml"}, "cannot write the JUnit file"},
+      {{nights, nights, "--junit", "/nonexistent/dir/x.xml"}, "cannot create JUnit file '/nonexistent/dir/x.xml'"},
   };
   for (const auto& [args, expected] : cases) {
     std::vector<std::string> all = {"compare"};

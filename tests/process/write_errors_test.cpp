@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/mount.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -74,7 +75,7 @@ TEST_F(WriteErrors, AFailedWriteEndsTheRunWithNothingHalfWrittenAndResumes) {
   EXPECT_EQ(run.exit_code, 4) << run.output;
   EXPECT_NE(run.output.find("kbench: cannot write results file '" + csv_ +
                             "': No space left on device; not recorded: testing/good int32 30 -. "
-                            "Make room, then resume with:\n  kbench run "),
+                            "When the file can be written, resume with:\n  kbench run "),
             std::string::npos)
       << run.output;
   EXPECT_NE(run.output.find("--run-id full-disk --output " + csv_ + " --resume\n"),
@@ -164,6 +165,67 @@ TEST_F(WriteErrors, AFullTmpfsEndsTheRunCleanlyAndTheRunResumesOnceThereIsRoom) 
   EXPECT_EQ(run.exit_code, 0) << run.output.substr(run.output.size() > 2000 ? run.output.size() - 2000 : 0);
   expect_whole_rows(400);
   ::umount(mount_point.c_str());
+}
+
+// Issue 26: report.md, the plots, a JUnit file and standard output on a full disk were lost with
+// exit 0, and a disk already full when the results file was created said exit 2 (bad input).
+TEST_F(WriteErrors, EveryFileAndStandardOutputThatCannotBeWrittenIsExitFour) {
+  ASSERT_EQ(kbench(sweep("10,20"), csv_).exit_code, 0);
+  auto resumed = sweep("10,20");
+  resumed[resumed.size() - 1] = "full-disk-2";
+  ASSERT_EQ(kbench(resumed, csv_).exit_code, 0);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"report", csv_, "-o", folder_.file("report")}, "cannot write "},
+      {{"report", csv_, "-o", folder_.file("history"), "--history"}, "cannot write "},
+      {{"compare", csv_, "--baseline-run", "full-disk", "--run", "full-disk-2", "--junit",
+        folder_.file("junit.xml")},
+       "cannot write JUnit file '" + folder_.file("junit.xml") + "': No space left on device"},
+  };
+  for (const auto& [args, expected] : cases) {
+    setenv("KBENCH_TEST_WRITE_LIMIT", "100", 1);
+    const auto run = kbench(args);
+    unsetenv("KBENCH_TEST_WRITE_LIMIT");
+    EXPECT_EQ(run.exit_code, 4) << run.output;
+    EXPECT_NE(run.output.find(expected), std::string::npos) << run.output;
+  }
+  auto run = kbench({"compare", csv_, "--baseline-run", "full-disk", "--run", "full-disk-2",
+                     "--junit", "/dev/full"});
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  // The HTML page of `report --html`, the markdown beside it written.
+  for (const bool history : {false, true}) {
+    std::vector<std::string> args = {"report", csv_, "-o", folder_.file("html-report"), "--html",
+                                     "/dev/full"};
+    if (history) args.push_back("--history");
+    run = kbench(args);
+    EXPECT_EQ(run.exit_code, 4) << run.output;
+    EXPECT_NE(run.output.find("cannot write HTML page '/dev/full': No space left on device"),
+              std::string::npos)
+        << run.output;
+  }
+  // Standard output on a full device: `compare`'s table, `list`'s.
+  for (const std::string& command :
+       {"compare " + csv_ + " --by run", "list --plugins " + kbtest::test_plugin_dir("faulty")}) {
+    const std::string line = std::string(KBENCH_EXE) + " " + command + " >/dev/full 2>" +
+                             folder_.file("stderr");
+    const int status = std::system(line.c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 4) << command << ": " << status;
+    EXPECT_NE(content_of(folder_.file("stderr")).find("kbench: cannot write standard output"),
+              std::string::npos)
+        << content_of(folder_.file("stderr"));
+  }
+}
+
+TEST_F(WriteErrors, ADiskFullWhenTheResultsFileIsCreatedIsExitFour) {
+  const fs::path mount_point = folder_.path() / "no-inodes";
+  fs::create_directories(mount_point);
+  // The root folder takes the only inode: creating a file fails with ENOSPC.
+  if (::mount("kbench-test", mount_point.c_str(), "tmpfs", 0, "size=64k,nr_inodes=1") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno) << ")";
+  }
+  const auto run = kbench(sweep("10"), (mount_point / "results.csv").string());
+  ::umount(mount_point.c_str());
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("No space left on device"), std::string::npos) << run.output;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace kb {
 namespace {
 
@@ -40,6 +42,31 @@ TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   EXPECT_DOUBLE_EQ(*table.geomean[1], 1.0);               // sqrt(2 * 0.5)
   ASSERT_EQ(comparison.per_plugin.size(), 1u);
   EXPECT_DOUBLE_EQ(*comparison.per_plugin[0].geomean[1], 1.0);
+}
+
+// Issue 26: an inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
+TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))};
+  int size = 2048;
+  for (const char* bad : {"nan", "inf", "-inf", "1e308", "1e-300", "0", "-1"}) {
+    const std::string shape = std::to_string(size++);
+    rows.push_back(make_row(with(h100, shape, bad)));
+    rows.push_back(make_row(with(h200, shape, "10")));
+    rows.push_back(make_row(with(h100, shape + "x2", "10")));
+    rows.push_back(make_row(with(h200, shape + "x2", bad)));
+  }
+  for (const Metric metric : {Metric::time, Metric::gbps}) {
+    const auto comparison = compare(records_of(rows), {CompareBy::gpu, metric, ""});
+    const PivotTable& table = comparison.tables.front();
+    EXPECT_DOUBLE_EQ(*table.geomean[1], 2.0);  // the one measured case alone
+    for (const auto& row : table.rows) {
+      for (const auto& cell : row.cells) {
+        if (cell.state == PivotCell::State::ok) EXPECT_TRUE(std::isfinite(cell.value));
+        if (cell.speedup) EXPECT_TRUE(std::isfinite(*cell.speedup));
+      }
+    }
+  }
 }
 
 TEST(Compare, ThroughputSpeedupsAlsoMeanBetterAboveOne) {

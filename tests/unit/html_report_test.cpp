@@ -37,6 +37,27 @@ TEST(MarkdownHtml, HeadingsParagraphsTablesAndImagesAsTheReportWritesThem) {
             "<details><summary>2 cases</summary>\n</details>\n");
 }
 
+// Names as markdown_cell writes them into report.md (a pipe escaped) and as a CSV may hold them
+// (tags, brackets): a table keeps its columns, a summary and an image's alt text stay text.
+TEST(MarkdownHtml, NamesHoldingPipesTagsAndBracketsStayText) {
+  const std::string md =
+      "## t/a\\|b <i>\n\n"
+      "| plugin | value |\n|--------|------:|\n| t/a\\|b <script>x</script> | 1 |\n\n"
+      "<details><summary><img src=x onerror=alert(1)> vs B\\|C: 2 cases</summary>\n\n</details>\n\n"
+      "![H](x) <b>](scaling_h.png)\n";
+  const std::string html = markdown_html(md, [](const std::string& file, const std::string& alt) {
+    return "[chart " + html_escape(file) + " / " + html_escape(alt) + "]\n";
+  });
+  EXPECT_EQ(html,
+            "<h2 id=\"t-a-b-i\">t/a|b &lt;i&gt;</h2>\n"
+            "<div class=\"table\"><table>\n<thead><tr><th>plugin</th><th class=\"num\">value</th>"
+            "</tr></thead>\n<tbody>\n<tr><td>t/a|b &lt;script&gt;x&lt;/script&gt;</td>"
+            "<td class=\"num\">1</td></tr>\n</tbody></table></div>\n"
+            "<details><summary>&lt;img src=x onerror=alert(1)&gt; vs B|C: 2 cases</summary>\n"
+            "</details>\n"
+            "[chart scaling_h.png / H](x) &lt;b&gt;]\n");
+}
+
 TEST(JsonColumns, TextAsADictionaryAndCodesNumbersRoundedNullWhereNone) {
   JsonColumns columns(4);
   columns.add_text("plugin", {"a/x", "a/y", "a/x", "a/x"});

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace kb {
 namespace {
 
@@ -46,6 +49,33 @@ TEST(RegressionGate, IdenticalRunsAreSameAndPass) {
     EXPECT_EQ(*c.p_value, 1);
   }
   EXPECT_TRUE(g.passed());
+}
+
+// Issue 26: nan, -1 and 0 medians counted as measurements (passing as "unsure" or "faster"), and
+// inf or 1e308 broke the means. An ok row whose median no device can produce has no median.
+TEST(RegressionGate, AMedianThatIsNoMeasurementIsAnOkRowWithoutAMedian) {
+  const std::vector<std::pair<std::string, double>> bad = {
+      {"1", std::nan("")}, {"2", -1},    {"3", 0},
+      {"4", std::numeric_limits<double>::infinity()}, {"5", 1e308}, {"6", 1e-300}};
+  std::vector<NightCase> baseline, candidate;
+  for (const auto& [shape, median] : bad) {
+    baseline.push_back(shaped(shape, kFive));
+    candidate.push_back(shaped(shape, {median}));
+    // And the other way: a baseline without a median is no baseline to be faster than.
+    baseline.push_back(shaped("1" + shape, {median}));
+    candidate.push_back(shaped("1" + shape, kFive));
+  }
+  const Gate g = gate(rows_of("a", baseline), rows_of("b", candidate), {});
+  for (const auto& [shape, median] : bad) {
+    const CaseVerdict& now = verdict_of(g, shape);
+    EXPECT_EQ(now.verdict, Verdict::broken) << median;
+    EXPECT_TRUE(now.fails) << median;
+    EXPECT_EQ(now.reason, "was ok, now no median") << median;
+    const CaseVerdict& before = verdict_of(g, "1" + shape);
+    EXPECT_EQ(before.verdict, Verdict::fixed) << median;
+    EXPECT_FALSE(before.fails) << median;
+  }
+  EXPECT_FALSE(g.passed());
 }
 
 TEST(RegressionGate, TenPercentSlowerWithRepetitionsFails) {

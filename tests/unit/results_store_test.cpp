@@ -256,18 +256,54 @@ TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
   EXPECT_FALSE(fs::exists(path_ + ".fragments"));  // reading never changes the file
 }
 
-TEST_F(IncompleteLine, AFullRowWithoutItsNewlineIsAFragmentToo) {
-  // Whether the row was complete cannot be known: a reader never trusts it, a writer never
-  // glues onto it.
+// Issue 26: a whole last row that only lacked its newline (an editor, another tool) was called
+// torn and moved out of every reader. It has every field and closes its quotes: it is kept, and
+// the next row starts on a line of its own.
+TEST_F(IncompleteLine, AWholeLastRowWithoutItsNewlineIsKept) {
   { ResultsStore(path_).append(row("whole")); }
-  std::string line = csv_line(row("no-newline").cells());
+  ResultRow quoted = row("no-newline");
+  quoted.set("message", "a message, with a comma and \"quotes\"");
+  std::string line = csv_line(quoted.cells());
   line.pop_back();
   { std::ofstream(path_, std::ios::app) << line; }
-  EXPECT_EQ(read_results(path_).size(), 1u);
+  ASSERT_EQ(read_results(path_).size(), 2u);
+  EXPECT_EQ(read_results(path_)[1].get("message"), "a message, with a comma and \"quotes\"");
   ResultsStore(path_).append(row("next"));
   const auto rows = read_results(path_);
-  ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[1].get("run_id"), "next");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].get("run_id"), "no-newline");
+  EXPECT_EQ(rows[2].get("run_id"), "next");
+  EXPECT_FALSE(fs::exists(path_ + ".fragments"));
+  // Cut inside its quoted message, the same row is a fragment.
+  { std::ofstream(path_, std::ios::app) << line.substr(0, line.find("comma")); }
+  EXPECT_EQ(read_results(path_).size(), 3u);
+  ResultsStore(path_).append(row("after"));
+  EXPECT_EQ(read_results(path_).size(), 4u);
+  EXPECT_TRUE(fs::exists(path_ + ".fragments"));
+}
+
+// Issue 26: a results file replaced while a run appended to it (an editor saving by rename,
+// `sed -i`, `git checkout`) took every later row into the deleted file.
+TEST_F(IncompleteLine, AFileReplacedOrRemovedUnderTheWriterStopsItsAppends) {
+  for (const bool removed : {false, true}) {
+    ResultsStore store(path_);
+    store.append(row("first"));
+    const std::string copy = path_ + ".new";
+    fs::copy_file(path_, copy, fs::copy_option::overwrite_if_exists);
+    if (removed) fs::remove(path_);
+    else fs::rename(copy, path_);
+    try {
+      store.append(row("second"));
+      ADD_FAILURE() << "an append to a replaced file went through";
+    } catch (const WriteError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + path_ + "' was replaced or removed while this run "
+                                           "wrote to it"),
+                std::string::npos)
+          << e.what();
+    }
+    fs::remove(path_);
+    fs::remove(copy);
+  }
 }
 
 TEST_F(IncompleteLine, NotARegularFileIsRefused) {

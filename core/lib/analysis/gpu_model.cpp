@@ -1,6 +1,7 @@
 #include "analysis/gpu_model.hpp"
 
 #include "analysis/card_pool.hpp"
+#include "analysis/metric.hpp"
 #include "util/natural_order.hpp"
 #include "util/statistics.hpp"
 
@@ -75,21 +76,25 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
     model.label = labels[i];
     model.name = row.gpu_name;
     model.compute_capability = row.compute_capability;
-    model.sm_count = static_cast<int>(row.sm_count.value_or(0));
-    if (row.theoretical_gbps) model.theoretical_gbps = row.theoretical_gbps;
+    // A device's figures as a hand-edited file may hold them (-1, 1e308): only measurable ones.
+    const auto sms = measurement(row.sm_count);
+    model.sm_count = sms && *sms < 1e6 ? static_cast<int>(*sms) : 0;
+    if (const auto theoretical = measurement(row.theoretical_gbps)) {
+      model.theoretical_gbps = theoretical;
+    }
     model.runs.insert(row.run_id);
     ++model.rows;
     auto& held = latest_of_card[labels[i]];
     const auto found = held.find(row.gpu_uuid);
     if (found == held.end() || is_later(rows, i, found->second)) held[row.gpu_uuid] = i;
-    if (const auto clock = row.sm_clock_mhz; clock && *clock > 0) {
+    if (const auto clock = measurement(row.sm_clock_mhz)) {
       clocks[labels[i]].push_back(*clock);
     }
   }
   for (auto& [label, model] : models) {
     std::vector<double> copies;
     for (const auto& [uuid, latest] : latest_of_card[label]) {
-      GpuCard card{uuid, rows[latest].copy_gbps, {}, 0};
+      GpuCard card{uuid, measurement(rows[latest].copy_gbps), {}, 0};
       if (card.copy_gbps) copies.push_back(*card.copy_gbps);
       model.cards.push_back(std::move(card));
     }

@@ -76,11 +76,18 @@ std::optional<double> metric_value(const ResultRecord& row, const Metric& metric
       break;
     case Metric::Kind::counter: {
       value = counter_value(row.counters, metric.counter_name());
-      if (!value || !(*value >= 0)) return std::nullopt;
+      if (!value || !(*value >= 0 && *value <= kMostMeasurable)) return std::nullopt;
       return value;
     }
   }
-  if (!value || !(*value > 0)) return std::nullopt;
+  if (!value || !measurable(*value)) return std::nullopt;
+  return value;
+}
+
+bool measurable(double value) { return value >= kLeastMeasurable && value <= kMostMeasurable; }
+
+std::optional<double> measurement(std::optional<double> value) {
+  if (!value || !measurable(*value)) return std::nullopt;
   return value;
 }
 

@@ -48,8 +48,19 @@ std::string metric_name(const Metric& metric);
 // "median time (us)", "energy efficiency (GB/J or GFLOP/J)", "counter dram_read_bytes (...)"...
 std::string metric_unit(const Metric& metric);
 
-// The metric of an ok row: positive, or nothing where the row does not report it (a transpose has
-// no GFLOP/s; rows without an energy window, and files written before it existed, have no
+// The range of a value any metric can take, in its unit (us, GB/s, GFLOP/s, J, GB/J, GFLOP/J):
+// no device is 10^15 times faster or slower than another, and a time of 10^15 us is 31 years. A
+// value outside (0, nan, negative, infinite, 1e308, 1e-300: a hand-edited or foreign file) is no
+// measurement: it is left out, as a missing one, so that no ratio or mean of ratios overflows.
+inline constexpr double kLeastMeasurable = 1e-12;
+inline constexpr double kMostMeasurable = 1e15;
+bool measurable(double value);
+// A record's value where it is measurable (a device's copy bandwidth, its clock, a case's bytes),
+// or nothing.
+std::optional<double> measurement(std::optional<double> value);
+
+// The metric of an ok row: a measurable value, or nothing where the row does not report it (a
+// transpose has no GFLOP/s; rows without an energy window, and files written before it existed, have no
 // energy). Efficiency is GB per joule for a memory-bound case, GFLOP per joule for a
 // compute-bound one. A counter may be 0 (no bank conflicts): nothing only where the row has none.
 std::optional<double> metric_value(const ResultRecord& row, const Metric& metric);

@@ -2,6 +2,7 @@
 
 #include "analysis/card_pool.hpp"
 #include "analysis/gpu_model.hpp"
+#include "analysis/metric.hpp"
 #include "analysis/rank_test.hpp"
 #include "store/key_columns.hpp"
 #include "store/case_columns.hpp"
@@ -40,8 +41,10 @@ CaseSide side_of(const std::vector<ResultRecord>& rows, const std::vector<std::s
   double row_noise = 0;
   for (std::size_t i : indices) {
     const ResultRecord& row = rows[i];
-    if (row.ok() && row.median_us) {
-      side.medians.push_back(*row.median_us);
+    // An ok row whose median is no measurement (nan, 0, -1, inf) counts as one without a median.
+    const auto median = metric_value(row, Metric::time);
+    if (row.ok() && median) {
+      side.medians.push_back(*median);
       row_noise = row.noise.value_or(std::numeric_limits<double>::infinity());
     } else if (!latest_failure || is_later(rows, i, *latest_failure)) {
       latest_failure = i;

@@ -2,6 +2,7 @@
 
 #include "analysis/case_bound.hpp"
 #include "analysis/comparison.hpp"
+#include "analysis/metric.hpp"
 
 #include <algorithm>
 #include <map>
@@ -10,8 +11,8 @@
 namespace kb {
 
 std::optional<double> attainable_gflops(const ResultRecord& row, const GpuModel& model) {
-  const double bytes = row.bytes.value_or(0);
-  const double flops = row.flops.value_or(0);
+  const double bytes = measurement(row.bytes).value_or(0);
+  const double flops = measurement(row.flops).value_or(0);
   if (!(bytes > 0) || !(flops > 0)) return std::nullopt;
   std::optional<double> roof;
   if (model.copy_gbps) roof = *model.copy_gbps * flops / bytes;
@@ -45,8 +46,9 @@ Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector
         const PivotCell& cell = row.cells[c];
         if (cell.state != PivotCell::State::ok) continue;
         const ResultRecord& source = gpu_rows[*cell.source];
-        const double bytes = source.bytes.value_or(0);
-        const double flops = source.flops.value_or(0);
+        // Work no case can do (0, -1, 1e-300 bytes: a hand-edited file) places no point.
+        const double bytes = measurement(source.bytes).value_or(0);
+        const double flops = measurement(source.flops).value_or(0);
         // The DRAM roofs do not bound a case served from L2.
         if (!(bytes > 0) || !(flops > 0) || case_bound(source) == "L2") continue;
         const std::string model = row.key[key_index(table, "gpu")];

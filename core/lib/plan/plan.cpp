@@ -291,8 +291,19 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
   const auto requested_ops = requested_operations(plugins, request.ops);
   const auto asked = parse_param_options(request.params);
   for (auto& note : check_param_request(plugins, asked)) plan.notes.push_back(std::move(note));
+  std::size_t swept = 0;  // plugins with sizes to sweep
   for (const auto& plugin : plugins) {
     const PluginInfo& info = *plugin;
+    // A plugin of a family no plugin describes has no default sizes: in a default sweep it is
+    // skipped with a note, not the reason to refuse every other plugin's; a sweep of that family
+    // alone (or of that plugin alone) is refused below, naming it.
+    if (request.sizes.empty() && families.find(info.family) == nullptr &&
+        !listed(request.families, info.family)) {
+      plan.notes.push_back("skipped " + info.name + ": no plugin describes its family '" +
+                           info.family + "', which so has no default sizes; run it with --sizes");
+      continue;
+    }
+    ++swept;
     const FamilySweep sweep = family_sweep(info.family, request, families);
     if (request.zip && sweep.blocks.size() != sweep.sizes.size() && sweep.blocks.size() != 1) {
       throw InputError("--zip pairs sizes with blocks: give as many blocks as sizes (" +
@@ -339,6 +350,14 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
       }
     }
   }
+  if (swept == 0) {
+    std::set<std::string> undescribed;
+    for (const auto& plugin : plugins) undescribed.insert(plugin->family);
+    std::string names;
+    for (const auto& family : undescribed) names += (names.empty() ? "'" : ", '") + family + "'";
+    throw InputError("the plugins selected have no default sizes (no plugin describes " + names +
+                     "); pass --sizes");
+  }
   refuse_duplicates(plan);
   return plan;
 }
@@ -352,18 +371,32 @@ std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& reques
   return plugin.device == KB_DEVICE_HOST ? std::vector<int>{-1} : request.devices;
 }
 
-Plan shard(const Plan& plan, const std::string& spec) {
+namespace {
+
+std::pair<std::uint64_t, std::uint64_t> shard_numbers(const std::string& spec) {
   const auto slash = spec.find('/');
   const auto index = parse_unsigned(spec.substr(0, slash));
   const auto count = slash == std::string::npos ? std::nullopt : parse_unsigned(spec.substr(slash + 1));
   if (!index || !count || *count == 0 || *index >= *count) {
     throw InputError("malformed shard '" + spec + "': expected i/N with 0 <= i < N");
   }
+  return {*index, *count};
+}
+
+}  // namespace
+
+std::string shard_name(const std::string& spec) {
+  const auto [index, count] = shard_numbers(spec);
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+Plan shard(const Plan& plan, const std::string& spec) {
+  const auto [index, count] = shard_numbers(spec);
   Plan slice;
   // Stepping by `count` from `index` may pass the end: compare before adding.
-  for (std::uint64_t i = *index; i < plan.cases.size(); i += *count) {
+  for (std::uint64_t i = index; i < plan.cases.size(); i += count) {
     slice.cases.push_back(plan.cases[i]);
-    if (*count > plan.cases.size() - i) break;
+    if (count > plan.cases.size() - i) break;
   }
   return slice;
 }

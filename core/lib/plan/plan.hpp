@@ -80,6 +80,10 @@ std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& reques
 // slice may be empty when N exceeds the plan's size. Throws InputError on a malformed "i/N".
 Plan shard(const Plan& plan, const std::string& spec);
 
+// The shard "i/N" as its numbers say it ("00/2" and "0/2" are the same shard: "0/2"), for what
+// must tell shards apart (the run lock). InputError as shard().
+std::string shard_name(const std::string& spec);
+
 // The plan `count` times, one whole pass after another, each case tagged with its pass: the
 // repetitions of a case are spread over the run, not back to back, so whatever drifts during a
 // run (clocks, temperature, a neighbour on the machine) reaches every repetition differently and

@@ -29,25 +29,28 @@ PluginProbe::Answer PluginProbe::ask(const std::string& kind, const Record& fiel
 
 PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record& fields) {
   Answer answer;
-  if (!child_) {
-    try {
-      child_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_, "probe"});
-    } catch (const std::exception& e) {
-      answer.failure = e.what();
-      return answer;
-    }
-  }
+  // A probe kbench cannot start (no descriptors or processes left) is kbench's trouble: the
+  // runtime_error ends the command instead of being blamed on the file.
+  if (!child_) child_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_, "probe"});
   // The step the probe last said it entered names where it died.
   std::string step = kind == "accepts" ? "accepts()" : "loading";
   if (child_->send(kind, fields)) {
     while (true) {
       const auto status = child_->receive(answer.kind, answer.fields, timeout_ms_);
-      if (status == LineReader::Status::line && answer.kind == "step") {
+      using Received = WorkerProcess::Received;
+      if (status == Received::record && answer.kind == "step") {
         step = answer.fields["name"];
         continue;
       }
-      if (status == LineReader::Status::line) return answer;
-      if (status == LineReader::Status::timeout) {
+      if (status == Received::record) return answer;
+      if (status == Received::out_of_step) {
+        // The plugin's code wrote on the probe's channel: nothing more it says can be trusted.
+        answer.failure = step + " wrote on kbench's answer channel ('" + answer.kind + "')";
+        child_.reset();  // kills it
+        answer.kind.clear();
+        return answer;
+      }
+      if (status == Received::timeout) {
         answer.timed_out = true;
         answer.failure = step + " gave no answer within " +
                          significant_text(timeout_ms_ / 1000.0) + " s; its process was killed";

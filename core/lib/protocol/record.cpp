@@ -72,16 +72,22 @@ LineReader::Status LineReader::read_line(std::string& line, int timeout_ms) {
       return Status::line;
     }
     int wait_ms = -1;
-    if (timeout_ms >= 0) {
+    if (ended_) {
+      wait_ms = 0;  // what the writer wrote before it ended is in the channel already
+    } else if (timeout_ms >= 0) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return Status::timeout;
       wait_ms = static_cast<int>(left.count());
     }
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, wait_ms);
+    pollfd p[2] = {{fd_, POLLIN, 0}, {ended_fd_, POLLIN, 0}};
+    const int ready = ::poll(p, ended_ || ended_fd_ < 0 ? 1 : 2, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return Status::timeout;
+    if (ready == 0) return ended_ ? Status::eof : Status::timeout;
+    if (p[0].revents == 0) {
+      ended_ = true;
+      continue;
+    }
     char chunk[4096];
     const ssize_t n = ::read(fd_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;

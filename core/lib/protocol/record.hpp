@@ -18,13 +18,19 @@ bool decode_record(const std::string& line, std::string& kind, Record& fields);
 // Buffered line reading from a file descriptor, with a timeout.
 class LineReader {
  public:
-  explicit LineReader(int fd) : fd_(fd) {}
+  // `ended_fd`, when given, becomes readable once the writer process has ended (its pidfd). The
+  // reader then returns the lines the writer wrote before it ended, and the end of the stream,
+  // even while another process (a child the writer left behind) still holds the channel open:
+  // the writer's end is noticed from the writer, not from the channel.
+  explicit LineReader(int fd, int ended_fd = -1) : fd_(fd), ended_fd_(ended_fd) {}
   enum class Status { line, eof, timeout };
   // timeout_ms < 0 waits forever.
   Status read_line(std::string& line, int timeout_ms);
 
  private:
   int fd_;
+  int ended_fd_;
+  bool ended_ = false;
   std::string buffer_;
 };
 

@@ -1,8 +1,11 @@
 #include "protocol/worker_process.hpp"
 
+#include "protocol/sequence.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,11 +27,17 @@ std::string describe_exit(int wait_status) {
 }
 
 WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
+  // What fails here is kbench's (its descriptors or processes ran out), and says so.
+  const auto cannot_start = [&](const std::string& why) {
+    return std::runtime_error("kbench cannot start a " + args[1] + " process (" + why +
+                              "): kbench's own trouble, not a plugin's (its limits: ulimit -n, ulimit -u)");
+  };
   int cases[2], results[2];
-  if (pipe2(cases, O_CLOEXEC) != 0) throw std::runtime_error("pipe: " + std::string(strerror(errno)));
+  if (pipe2(cases, O_CLOEXEC) != 0) throw cannot_start("pipe: " + std::string(strerror(errno)));
   if (pipe2(results, O_CLOEXEC) != 0) {
+    const int error = errno;
     close(cases[0]), close(cases[1]);
-    throw std::runtime_error("pipe: " + std::string(strerror(errno)));
+    throw cannot_start("pipe: " + std::string(strerror(error)));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -41,11 +50,15 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
   // flight. Blocked signals survive exec; the parent's handlers do not.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
+  // In a process group of its own it is a background job of the terminal: SIGTTOU and SIGTTIN
+  // blocked, its writes to the terminal go through even with `stty tostop`.
   sigset_t blocked;
   sigemptyset(&blocked);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&blocked, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGTTOU, SIGTTIN}) sigaddset(&blocked, sig);
   posix_spawnattr_setsigmask(&attributes, &blocked);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+  // Its own process group (its pid): kill(-pid) ends it and every descendant that stayed in it.
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -56,34 +69,52 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
   close(results[1]);
   to_worker_ = cases[1];
   from_worker_ = results[0];
-  reader_ = LineReader(from_worker_);
   if (error != 0) {
     close(to_worker_), close(from_worker_);
     pid_ = -1;
-    throw std::runtime_error("cannot start worker " + args[0] + ": " + strerror(error));
+    throw cannot_start(args[0] + ": " + strerror(error));
   }
+  // Linux 5.3 and later; without it, the end of a child is seen when its channel closes.
+  ended_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+  if (ended_ >= 0) ::fcntl(ended_, F_SETFD, FD_CLOEXEC);
+  reader_ = LineReader(from_worker_, ended_);
 }
 
 WorkerProcess::~WorkerProcess() {
   if (pid_ > 0) kill();
   if (to_worker_ >= 0) close(to_worker_);
   if (from_worker_ >= 0) close(from_worker_);
+  if (ended_ >= 0) close(ended_);
 }
 
 bool WorkerProcess::send(const std::string& kind, const Record& fields) {
-  return write_text(to_worker_, encode_record(kind, fields));
+  Record numbered = fields;
+  set_sequence(numbered, ++sequence_);
+  return write_text(to_worker_, encode_record(kind, numbered));
 }
 
-LineReader::Status WorkerProcess::receive(std::string& kind, Record& fields, int timeout_ms) {
+WorkerProcess::Received WorkerProcess::receive(std::string& kind, Record& fields, int timeout_ms) {
   std::string line;
-  while (true) {
-    const auto status = reader_.read_line(line, timeout_ms);
-    if (status != LineReader::Status::line) return status;
-    if (decode_record(line, kind, fields)) return status;
+  switch (reader_.read_line(line, timeout_ms)) {
+    case LineReader::Status::timeout: return Received::timeout;
+    case LineReader::Status::eof: return Received::ended;
+    case LineReader::Status::line: break;
   }
+  if (!decode_record(line, kind, fields)) {
+    kind = line.substr(0, 80);
+    fields.clear();
+    return Received::out_of_step;
+  }
+  return take_sequence(fields) == sequence_ ? Received::record : Received::out_of_step;
 }
 
 std::string WorkerProcess::wait_for_exit() {
+  // Its descendants first, while it is not yet reaped: its pid, and so its process group's id,
+  // cannot be another process's yet.
+  siginfo_t info{};
+  while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+  }
+  ::kill(-pid_, SIGKILL);
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
@@ -99,7 +130,7 @@ std::string WorkerProcess::finish() {
 
 void WorkerProcess::kill() {
   if (pid_ <= 0) return;
-  ::kill(pid_, SIGKILL);
+  ::kill(-pid_, SIGKILL);
   wait_for_exit();
 }
 

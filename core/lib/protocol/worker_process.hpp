@@ -1,12 +1,17 @@
 // The parent's handle on one child process: a worker (`kbench worker`, one plugin on one device)
 // or a probe (`kbench probe`). Requests go to its standard input; answers come back on its
-// descriptor 3. It starts with SIGINT, SIGTERM and SIGHUP blocked: only the parent ends it.
+// descriptor 3, each tied to the request it answers (sequence.hpp). It starts with SIGINT,
+// SIGTERM and SIGHUP blocked: only the parent ends it. It leads a process group of its own, so
+// that whatever it starts (a plugin's helper, a shell) ends with it: a descendant holding the
+// answer channel or the terminal open can neither turn a crash into a timeout nor keep `kbench
+// run`'s output open after the run.
 #pragma once
 
 #include "protocol/record.hpp"
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,22 +19,33 @@ namespace kb {
 
 class WorkerProcess {
  public:
-  explicit WorkerProcess(const std::vector<std::string>& args);  // args[0] is the executable
-  ~WorkerProcess();                                               // kills it if still running
+  // args[0] is the executable. A runtime_error when kbench cannot start it (no descriptors left,
+  // no processes): kbench's own trouble, never the plugin's.
+  explicit WorkerProcess(const std::vector<std::string>& args);
+  ~WorkerProcess();  // kills it (and its descendants) if still running
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
+  // Sends a request, numbered: the answers to it must carry its number.
   bool send(const std::string& kind, const Record& fields);
-  // Reads the next record; timeout or end of stream otherwise.
-  LineReader::Status receive(std::string& kind, Record& fields, int timeout_ms);
+
+  enum class Received {
+    record,       // an answer to the last request (or, before any, the child's greeting)
+    timeout,      // nothing within the time given
+    ended,        // the child ended (seen from its exit, not its channel); finish() says how
+    out_of_step,  // a line that is no answer to the last request: `kind` and `fields` hold it
+  };
+  Received receive(std::string& kind, Record& fields, int timeout_ms);
 
   // Closes its input and waits for it to finish; describes how it ended.
   std::string finish();
-  // SIGKILL and wait.
+  // SIGKILL to its process group, and wait.
   void kill();
   pid_t pid() const { return pid_; }
   // After it ended: the signal that ended it, 0 when it exited.
   int signal() const { return signal_; }
+  // The number of the last request sent.
+  std::uint64_t sequence() const { return sequence_; }
 
  private:
   std::string wait_for_exit();
@@ -37,6 +53,8 @@ class WorkerProcess {
   int signal_ = 0;
   int to_worker_ = -1;
   int from_worker_ = -1;
+  int ended_ = -1;  // its pidfd, readable once it ended; -1 where the kernel has none
+  std::uint64_t sequence_ = 0;
   LineReader reader_{-1};
 };
 

@@ -1,6 +1,6 @@
 #include "report/comparison_format.hpp"
 
-#include "util/csv.hpp"
+#include "util/export_csv.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
 
@@ -123,8 +123,9 @@ std::string comparison_markdown(const Comparison& comparison) {
   for (const auto& table : comparison.tables) {
     text += "\n";
     if (!table.title.empty()) {
-      text += "### " + table.title + (comparison.ladder ? " (ladder from " : " (baseline ") +
-              table.columns[table.baseline] + ")\n\n";
+      text += "### " + markdown_cell(table.title) +
+              (comparison.ladder ? " (ladder from " : " (baseline ") +
+              markdown_cell(table.columns[table.baseline]) + ")\n\n";
     }
     text += markdown_table(table);
   }
@@ -165,7 +166,7 @@ std::string comparison_csv(const Comparison& comparison) {
     if (by_plugin) header.push_back(column + " block");
   }
   const std::size_t per_column = by_plugin ? 6 : 5;
-  std::string text = csv_line(header);
+  std::string text = export_csv_line(header);
 
   std::size_t first_column = 0;  // where this table's columns start among all the columns
   for (const auto& table : tables) {
@@ -203,7 +204,7 @@ std::string comparison_csv(const Comparison& comparison) {
         }
         if (by_plugin) line[value_at(c, 5)] = cell.block;
       }
-      text += csv_line(line);
+      text += export_csv_line(line);
     }
     const auto geomean_line = [&](const std::vector<std::optional<double>>& geomean,
                                   const std::string& plugin) {
@@ -212,7 +213,7 @@ std::string comparison_csv(const Comparison& comparison) {
       for (std::size_t c = 0; c < geomean.size(); ++c) {
         if (geomean[c]) line[value_at(c, 1)] = formatted_text("%.4f", *geomean[c]);
       }
-      text += csv_line(line);
+      text += export_csv_line(line);
     };
     for (const auto& summary : comparison.per_plugin) geomean_line(summary.geomean, summary.plugin);
     geomean_line(table.geomean, by_plugin ? "" : "all");

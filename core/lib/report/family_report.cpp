@@ -3,12 +3,12 @@
 #include "device/counters.hpp"
 #include "report/comparison_format.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
 #include "util/natural_order.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -202,17 +202,6 @@ FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>&
   return {Metric::gbps, "GB/s", reference_plugin};
 }
 
-std::string slug(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch));
-    if (keep) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    else if (!out.empty() && out.back() != '_') out += '_';
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  return out;
-}
-
 std::string family_section(const std::string& family, const FamilyView& view,
                            const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts) {
@@ -235,7 +224,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::stable_sort(cases.begin(), cases.end(), case_order);
   const LeadingColumns columns{has_op, caches.size() > 1};
 
-  std::string md = "\n## " + family + "\n\n";
+  std::string md = "\n## " + markdown_cell(family) + "\n\n";
   if (view.metric == Metric::time) {
     md += "Each plugin's " + std::string(view.unit) + " (median time) at its best block, and its "
           "`metrics`: what the launch did.\n\n" + latency_table(cases, table, view, columns, rows);
@@ -324,7 +313,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::vector<std::pair<std::size_t, std::string>> plots;  // model rank, markdown
   for (auto& [model_label, by_key] : panels) {
     PanelPlot plot;
-    plot.name = slug(family + "_" + model_label);
+    plot.name = plot_stem("", family + "_" + model_label);
     const std::size_t cards = cards_of[model_label].size();
     plot.title = family + " on " + model_label +
                  (cards > 1 ? " (median of " + std::to_string(cards) + " cards)" : "") +
@@ -337,7 +326,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
     }
     if (plot.panels.empty()) continue;
     scripts.push_back(write_plot(plot, dir));
-    plots.emplace_back(ranks[model_label], "![" + plot.title + "](" + plot.name + ".png)\n\n");
+    plots.emplace_back(ranks[model_label], "![" + markdown_cell(plot.title) + "](" + plot.name + ".png)\n\n");
   }
   std::sort(plots.begin(), plots.end());
   md += "\n";

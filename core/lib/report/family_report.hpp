@@ -31,7 +31,4 @@ std::string family_section(const std::string& family, const FamilyView& view,
                            const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts);
 
-// "NVIDIA H200" -> "nvidia_h200": a file stem.
-std::string slug(const std::string& text);
-
 }  // namespace kb

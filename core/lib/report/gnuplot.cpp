@@ -1,6 +1,7 @@
 #include "report/gnuplot.hpp"
 
-#include "util/input_error.hpp"
+#include "report/gnuplot_text.hpp"
+#include "util/output_file.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,21 +26,8 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", 
                                     "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79"};
 constexpr int kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
-// A gnuplot double-quoted string; `noenhanced` is set wherever a text holds plugin names, whose
-// underscores would otherwise turn into subscripts.
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char ch : text) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw InputError("cannot write '" + path + "'");
+  write_output_file(path, text, "plot file");
 }
 
 // The PNG: wide enough for a legend outside the plot area.
@@ -48,12 +36,12 @@ std::string terminal(const std::string& name, int width, int height) {
   return "reset\n"
          "set terminal pngcairo size " + std::to_string(width) + "," + std::to_string(height) +
          " enhanced font 'sans,11'\n"
-         "set output " + quoted(name + ".png") + "\n";
+         "set output " + gnuplot_string(name + ".png") + "\n";
 }
 
 // Shared by every plot (and every panel): its title, tab-separated data, a grid, the legend.
 std::string frame(const std::string& title) {
-  return "set title " + quoted(title) + " noenhanced\n"
+  return "set title " + gnuplot_string(title) + " noenhanced\n"
          "set datafile separator '\\t'\n"
          "set datafile missing '-'\n"
          "set grid\n"
@@ -70,11 +58,25 @@ const char* colour(std::size_t index) { return kPalette[index % kPaletteSize]; }
 
 // The axes and the plot command of a line plot; its series are appended to `data` as gnuplot
 // data blocks, numbered on from `index`.
-std::string line_plot_commands(const LinePlot& plot, const std::string& data_file,
+std::string line_plot_commands(const LinePlot& given, const std::string& data_file,
                                std::ostringstream& data, int& index) {
+  // A point no axis can show (a size of 0 on a log axis: a shape that is no size, from a file
+  // someone edited; a value not finite) is left out: gnuplot refuses a plot of none it can.
+  LinePlot plot = given;
+  const auto shown = [&](double x) { return std::isfinite(x) && (!plot.log_x || x > 0); };
+  for (auto& s : plot.series) {
+    s.points.erase(std::remove_if(s.points.begin(), s.points.end(),
+                                  [&](const auto& p) {
+                                    return !shown(p.first) || !std::isfinite(p.second);
+                                  }),
+                   s.points.end());
+  }
+  plot.x_ticks.erase(std::remove_if(plot.x_ticks.begin(), plot.x_ticks.end(),
+                                    [&](const auto& tick) { return !shown(tick.first); }),
+                     plot.x_ticks.end());
   std::ostringstream script;
-  script << "set xlabel " << quoted(plot.x_label) << " noenhanced\n"
-         << "set ylabel " << quoted(plot.y_label) << " noenhanced\n"
+  script << "set xlabel " << gnuplot_string(plot.x_label) << " noenhanced\n"
+         << "set ylabel " << gnuplot_string(plot.y_label) << " noenhanced\n"
          << (plot.log_x ? "set logscale x 2\n" : "");
   double low = 0, high = 0;
   bool any = false;
@@ -94,7 +96,7 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
   if (!plot.x_ticks.empty()) {
     script << "set xtics rotate by -30 noenhanced (";
     for (std::size_t i = 0; i < plot.x_ticks.size(); ++i) {
-      script << (i ? ", " : "") << quoted(plot.x_ticks[i].second) << " " << plot.x_ticks[i].first;
+      script << (i ? ", " : "") << gnuplot_string(plot.x_ticks[i].second) << " " << plot.x_ticks[i].first;
     }
     script << ")\n";
     // Room on both sides, so the end points sit off the frame and a single size still has a range.
@@ -123,16 +125,16 @@ std::string line_plot_commands(const LinePlot& plot, const std::string& data_fil
               std::to_string(point_types[cycle % 5]) + " lc rgb '" + colour(c) + "'";
       ++measured;
     }
-    plots.push_back(quoted(data_file) + " index " + std::to_string(index++) + " using 1:2 " +
-                    style + (s.title.empty() ? " notitle" : " title " + quoted(s.title)));
+    plots.push_back(gnuplot_string(data_file) + " index " + std::to_string(index++) + " using 1:2 " +
+                    style + (s.title.empty() ? " notitle" : " title " + gnuplot_string(s.title)));
   }
   if (plot.ceiling) {
     plots.push_back(std::to_string(plot.ceiling->second) +
-                    " with lines lw 2 dt 3 lc rgb 'gray40' title " + quoted(plot.ceiling->first));
+                    " with lines lw 2 dt 3 lc rgb 'gray40' title " + gnuplot_string(plot.ceiling->first));
   }
   if (plots.empty()) {
     // A panel whose cases all failed: said on it, since gnuplot refuses a `plot` of nothing.
-    script << "set yrange [0:1]\nset label 1 \"no case measured\" at graph 0.5, graph 0.5 center\n";
+    script << "set yrange [0:1]\nset label 1 'no case measured' at graph 0.5, graph 0.5 center\n";
     plots.push_back("NaN notitle");
   }
   script << plot_command(plots);
@@ -219,7 +221,7 @@ std::string write_plot(const PanelPlot& plot, const std::string& dir) {
   int index = 0;
   const int rows = static_cast<int>(plot.panels.size());
   std::string script = terminal(plot.name, 1200, 60 + 520 * rows) + "set multiplot layout " +
-                       std::to_string(rows) + ",1 title " + quoted(plot.title) +
+                       std::to_string(rows) + ",1 title " + gnuplot_string(plot.title) +
                        " noenhanced font ',13'\n";
   for (const auto& panel : plot.panels) {
     // Inside a multiplot `reset` clears the last panel's axes and keeps the terminal.
@@ -232,29 +234,52 @@ std::string write_plot(const PanelPlot& plot, const std::string& dir) {
   return plot.name + ".gp";
 }
 
-std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
+std::string write_plot(const ScatterPlot& given, const std::string& dir) {
+  // Log axes both: a point not finite and positive is left out (with its label).
+  ScatterPlot plot = given;
+  const auto shown = [](const std::pair<double, double>& p) {
+    return std::isfinite(p.first) && std::isfinite(p.second) && p.first > 0 && p.second > 0;
+  };
+  for (auto& line : plot.lines) {
+    line.points.erase(std::remove_if(line.points.begin(), line.points.end(),
+                                     [&](const auto& p) { return !shown(p); }),
+                      line.points.end());
+  }
+  for (auto& marks : plot.marks) {
+    ScatterPlot::Marks kept = marks;
+    kept.points.clear();
+    kept.labels.clear();
+    for (std::size_t i = 0; i < marks.points.size(); ++i) {
+      if (!shown(marks.points[i])) continue;
+      kept.points.push_back(marks.points[i]);
+      if (i < marks.labels.size()) kept.labels.push_back(marks.labels[i]);
+    }
+    marks = std::move(kept);
+  }
   std::ostringstream data, script;
   script << terminal(plot.name, 1500, 850) << frame(plot.title)
-         << "set xlabel " << quoted(plot.x_label) << " noenhanced\n"
-         << "set ylabel " << quoted(plot.y_label) << " noenhanced\n"
+         << "set xlabel " << gnuplot_string(plot.x_label) << " noenhanced\n"
+         << "set ylabel " << gnuplot_string(plot.y_label) << " noenhanced\n"
          << "set logscale xy 10\n"
          << "set format y '%.0s%c'\n";  // 1k, 10k, 100k: FLOP/s over six decades stay short
   std::vector<std::string> plots;
   int index = 0;
   const auto next_block = [&]() {
     data << "\n\n";
-    return quoted(plot.name + ".dat") + " index " + std::to_string(index++);
+    return gnuplot_string(plot.name + ".dat") + " index " + std::to_string(index++);
   };
   for (const auto& line : plot.lines) {
+    if (line.points.empty()) continue;
     for (const auto& [x, y] : line.points) data << x << '\t' << y << '\n';
     plots.push_back(next_block() + " using 1:2 with lines lw 2 dt " + std::to_string(line.dash) +
-                    " lc rgb '" + colour(line.colour) + "' title " + quoted(line.title));
+                    " lc rgb '" + colour(line.colour) + "' title " + gnuplot_string(line.title));
   }
   for (const auto& marks : plot.marks) {
+    if (marks.points.empty()) continue;
     for (const auto& [x, y] : marks.points) data << x << '\t' << y << '\n';
     plots.push_back(next_block() + " using 1:2 with points pt " +
                     std::to_string(marks.point_type) + " ps 1.6 lc rgb '" + colour(marks.colour) +
-                    "' title " + quoted(marks.title));
+                    "' title " + gnuplot_string(marks.title));
   }
   const std::vector<PlacedLabel> labels = place_labels(plot);
   if (!labels.empty()) {
@@ -265,11 +290,16 @@ std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
     plots.push_back(next_block() + " using 1:2 with lines lw 1 lc rgb 'gray60' notitle");
     for (const auto& l : labels) {
       // `tc rgb variable` reads the colour as a number, 0xRRGGBB.
-      data << l.x * kLabelShift << '\t' << l.label_y << '\t' << l.text << '\t'
+      data << l.x * kLabelShift << '\t' << l.label_y << '\t' << gnuplot_data_text(l.text) << '\t'
            << std::stol(colour(l.colour) + 1, nullptr, 16) << '\n';
     }
     plots.push_back(next_block() + " using 1:2:3:4 with labels left offset 0.3,0 font ',9' "
                                    "tc rgb variable noenhanced notitle");
+  }
+  if (plots.empty()) {
+    script << "set xrange [1:10]\nset yrange [1:10]\n"
+              "set label 1 'no case measured' at graph 0.5, graph 0.5 center\n";
+    plots.push_back("NaN notitle");
   }
   script << plot_command(plots);
   write_file(dir + "/" + plot.name + ".dat", data.str());
@@ -280,7 +310,7 @@ std::string write_plot(const ScatterPlot& plot, const std::string& dir) {
 std::string write_plot(const BarPlot& plot, const std::string& dir) {
   std::ostringstream data, script;
   script << terminal(plot.name, 1200, 750) << frame(plot.title);
-  script << "set ylabel " << quoted(plot.y_label) << " noenhanced\n"
+  script << "set ylabel " << gnuplot_string(plot.y_label) << " noenhanced\n"
          << "set style data histogram\n"
          << "set style histogram clustered gap 1\n"
          << "set style fill solid 0.8 border -1\n"
@@ -291,7 +321,7 @@ std::string write_plot(const BarPlot& plot, const std::string& dir) {
          << "set yrange [0:*]\n"
          << "set offsets 0, 0, graph 0.12, 0\n";  // room above the tallest bar for its label
   for (std::size_t c = 0; c < plot.categories.size(); ++c) {
-    data << plot.categories[c];
+    data << gnuplot_data_text(plot.categories[c]);
     for (const auto& value : plot.values[c]) {
       data << '\t';
       if (value) data << *value; else data << '-';
@@ -300,13 +330,13 @@ std::string write_plot(const BarPlot& plot, const std::string& dir) {
   }
   script << "plot ";
   for (std::size_t s = 0; s < plot.series_titles.size(); ++s) {
-    script << (s ? ", \\\n     " : "") << quoted(plot.name + ".dat") << " using " << s + 2
+    script << (s ? ", \\\n     " : "") << gnuplot_string(plot.name + ".dat") << " using " << s + 2
            << (s ? "" : ":xtic(1)") << " lc rgb '" << colour(s) << "' title "
-           << quoted(plot.series_titles[s]);
+           << gnuplot_string(plot.series_titles[s]);
   }
   // With one bar per cluster, its value is printed on it; several would need per-bar offsets.
   if (plot.series_titles.size() == 1) {
-    script << ", \\\n     " << quoted(plot.name + ".dat")
+    script << ", \\\n     " << gnuplot_string(plot.name + ".dat")
            << " using 0:2:(sprintf('%.2fx', $2)) with labels rotate by 90 left offset 0,0.4 font ',9'"
               " notitle";
   }

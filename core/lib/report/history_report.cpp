@@ -3,11 +3,14 @@
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "report/verdict_format.hpp"
 #include "store/key_columns.hpp"
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
+#include "util/output_file.hpp"
+#include "util/terminal_text.hpp"
 #include "util/statistics.hpp"
 
 #include <boost/filesystem.hpp>
@@ -53,7 +56,7 @@ LinePlot family_plot(const std::string& family, const History& h,
                      const std::vector<std::size_t>& cases) {
   const std::size_t plugin = key_column(h.key_columns, "plugin");
   LinePlot plot;
-  plot.name = "history_" + slug(family);
+  plot.name = plot_stem("history", family);
   plot.title = family + ": each case's median time per run, over its median across the runs";
   plot.x_label = "run, in the order they started (UTC), evenly spaced";
   plot.y_label = "time / the case's median over the runs";
@@ -158,13 +161,13 @@ std::vector<std::string> write_history(const History& history, const GateRequest
     for (const auto& r : shown.regressions) {
       if (shown.cases[r.case_index].key[family] == name) own.push_back(r);
     }
-    md << "\n## " << name << "\n\n![" << name << "](" << plot.name << ".png)\n\n"
+    md << "\n## " << markdown_cell(name) << "\n\n![" << markdown_cell(name) << "](" << plot.name
+       << ".png)\n\n"
        << regressions_table(shown, own);
   }
   const std::string path = dir + "/history.md";
-  std::ofstream out(path);
-  out << md.str();
-  if (!out) throw InputError("cannot write '" + path + "'");
+  // Whatever a cell held is shown as text, by a terminal or a markdown viewer alike.
+  write_output_file(path, terminal_text(md.str(), /*keep_newlines=*/true), "report");
   return scripts;
 }
 

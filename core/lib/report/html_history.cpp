@@ -1,6 +1,7 @@
 #include "report/html_history.hpp"
 
 #include "analysis/gpu_model.hpp"
+#include "analysis/metric.hpp"
 #include "report/html_assets.hpp"
 #include "report/html_page.hpp"
 #include "report/json_columns.hpp"
@@ -70,7 +71,8 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
     if (run == run_of.end()) continue;
     versions[run->second].insert(row.kbench_version);
     hosts[run->second].insert(row.host);
-    const auto median = row.median_us;
+    // A median that is no measurement (0, -1, 1e308) is left out, as the gate leaves it out.
+    const auto median = metric_value(row, Metric::time);
     if (!row.ok() || !median) continue;
     std::vector<std::string> key;
     for (const auto& column : history.key_columns) key.push_back(key_cell(row, column, labels[i]));

@@ -4,9 +4,7 @@
 #include "report/json_columns.hpp"
 #include "report/markdown_html.hpp"
 #include "store/version.hpp"
-#include "util/input_error.hpp"
-
-#include <fstream>
+#include "util/output_file.hpp"
 
 namespace kb {
 
@@ -37,9 +35,8 @@ std::string html_page(const HtmlPage& page) {
 }
 
 void write_html_page(const HtmlPage& page, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  out << html_page(page);
-  if (!out) throw InputError("cannot write the HTML page '" + path + "'");
+  // A full disk is a failed command (exit 4), never a truncated page and exit 0.
+  write_output_file(path, html_page(page), "HTML page");
 }
 
 }  // namespace kb

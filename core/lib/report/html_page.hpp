@@ -18,7 +18,8 @@ struct HtmlPage {
 
 std::string html_page(const HtmlPage& page);
 
-// Writes the page to `path`; InputError when it cannot.
+// Writes the page to `path` (util/output_file.hpp): WriteError when the storage fails, InputError
+// when the path cannot be a file.
 void write_html_page(const HtmlPage& page, const std::string& path);
 
 }  // namespace kb

@@ -9,6 +9,7 @@
 #include "report/html_page.hpp"
 #include "report/json_columns.hpp"
 #include "report/markdown_html.hpp"
+#include "report/plot_stem.hpp"
 #include "store/result_selection.hpp"
 #include "store/version.hpp"
 
@@ -89,6 +90,15 @@ json case_scaling_json(const CaseScaling& c) {
           {"efficiency", json_number(c.efficiency)}};
 }
 
+// The model's part of its scaling plot's stem, as report.md names the plot (scaling_STEM.png):
+// plot_stem gives one (kind, name) the same stem throughout a process, so the page's chart finds
+// the markdown's image whatever the model is called.
+std::string scaling_stem(const std::string& model) {
+  const std::string stem = plot_stem("scaling", model);
+  const std::string prefix = "scaling_";
+  return stem.rfind(prefix, 0) == 0 ? stem.substr(prefix.size()) : stem;
+}
+
 json scaling_json(const std::vector<ModelScaling>& scalings) {
   json out = json::array();
   for (const auto& s : scalings) {
@@ -105,7 +115,7 @@ json scaling_json(const std::vector<ModelScaling>& scalings) {
     }
     out.push_back({{"baseline", s.baseline},
                    {"other", s.other},
-                   {"slug", slug(s.other)},
+                   {"slug", scaling_stem(s.other)},
                    {"copy_ratio", json_number(s.copy_ratio)},
                    {"tolerance", kScalingTolerance},
                    {"plugins", plugins}});

@@ -18,12 +18,16 @@ std::string trimmed(const std::string& text) {
   return text.substr(first, text.find_last_not_of(' ') - first + 1);
 }
 
-// `code` and **bold** in escaped text.
+// `code` and **bold** in escaped text; `\|` (a pipe in a name, as markdown_cell escapes it) is a
+// pipe.
 std::string inline_html(const std::string& text) {
   std::string out;
   bool code = false, bold = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '`') {
+    if (text.compare(i, 2, "\\|") == 0) {
+      out += '|';
+      ++i;
+    } else if (text[i] == '`') {
       out += code ? "</code>" : "<code>";
       code = !code;
     } else if (!code && text.compare(i, 2, "**") == 0) {
@@ -39,11 +43,19 @@ std::string inline_html(const std::string& text) {
   return out;
 }
 
+// The cells of a table line: split at each pipe that is not escaped (`\|` stays in its cell, as a
+// GitHub table reads it), so a name holding a pipe keeps the table's columns.
 std::vector<std::string> cells_of(const std::string& line) {
+  const auto next_pipe = [&](std::size_t from) {
+    for (std::size_t i = from; i < line.size(); ++i) {
+      if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) return i;
+    }
+    return std::string::npos;
+  };
   std::vector<std::string> cells;
-  std::size_t start = line.find('|');
+  std::size_t start = next_pipe(0);
   while (start != std::string::npos) {
-    const std::size_t end = line.find('|', start + 1);
+    const std::size_t end = next_pipe(start + 1);
     if (end == std::string::npos) break;
     cells.push_back(trimmed(line.substr(start + 1, end - start - 1)));
     start = end;
@@ -142,12 +154,19 @@ std::string markdown_html(const std::string& markdown, const ImageHtml& image) {
     } else if (starts_with(line, "![") && line.find("](") != std::string::npos &&
                line.back() == ')') {
       flush_paragraph();
-      const std::size_t middle = line.find("](");
+      // The last "](": an alt text (a plot's title, names in it) may hold one, a file name not.
+      const std::size_t middle = line.rfind("](");
       out << image(line.substr(middle + 2, line.size() - middle - 3), line.substr(2, middle - 2));
-    } else if (starts_with(line, "<details>") || starts_with(line, "</details>")) {
-      // kbench's own markup (a summary of generated text): kept as written.
+    } else if (line == "<details>" || line == "</details>") {
+      // kbench's own markup: kept as written.
       flush_paragraph();
       out << line << "\n";
+    } else if (starts_with(line, "<details><summary>") && line.size() >= 28 &&
+               line.compare(line.size() - 10, 10, "</summary>") == 0) {
+      // The summary's text holds names (GPU models): text, escaped like any other.
+      flush_paragraph();
+      out << "<details><summary>" << inline_html(line.substr(18, line.size() - 28))
+          << "</summary>\n";
     } else {
       paragraph.push_back(line);
     }

@@ -8,8 +8,11 @@
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
+#include "report/plot_stem.hpp"
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
+#include "util/output_file.hpp"
+#include "util/terminal_text.hpp"
 
 #include <boost/filesystem/operations.hpp>
 
@@ -164,7 +167,7 @@ std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuMo
                       {Align::left, Align::left, Align::left, Align::right, Align::right,
                        Align::right, Align::right, Align::left, Align::right, Align::right});
   BarPlot plot;
-  plot.name = "scaling_" + slug(scaling.other);
+  plot.name = plot_stem("scaling", scaling.other);
   plot.title = "Speed-up of " + scaling.other + " over " + scaling.baseline +
                " per plugin: measured and predicted by its bound";
   plot.y_label = "speed-up (> 1: faster on " + scaling.other + ")";
@@ -186,7 +189,7 @@ std::string scaling_section(const ModelScaling& scaling, const std::vector<GpuMo
     plot.values.push_back({p.measured, p.predicted});
   }
   scripts.push_back(write_plot(plot, dir));
-  return "\n## Scaling: " + scaling.other + " vs " + scaling.baseline +
+  return "\n## Scaling: " + markdown_cell(scaling.other) + " vs " + markdown_cell(scaling.baseline) +
          "\n\nPredicted speed-up by bound: " + predictions +
          ".\n\nMeasured: a plugin's time on " + scaling.baseline + " over its time on " +
          scaling.other + ", each the median over the model's cards, as a geometric mean over the "
@@ -208,7 +211,9 @@ std::string scaling_cases_table(const ModelScaling& scaling) {
                    c.predicted ? format_speedup(*c.predicted) : kMissing,
                    efficiency_text(c.efficiency)});
   }
-  return "\n<details><summary>" + scaling.other + " vs " + scaling.baseline + ": " +
+  // One line whatever the models are called: the HTML page reads it as the summary's text.
+  return "\n<details><summary>" + markdown_cell(scaling.other) + " vs " +
+         markdown_cell(scaling.baseline) + ": " +
          std::to_string(scaling.cases.size()) + " cases</summary>\n\n" + table.str() +
          "\n</details>\n";
 }
@@ -390,9 +395,8 @@ std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
   }
 
   const std::string path = dir + "/report.md";
-  std::ofstream out(path);
-  out << md;
-  if (!out) throw InputError("cannot write '" + path + "'");
+  // Whatever a cell held is shown as text, by a terminal or a markdown viewer alike.
+  write_output_file(path, terminal_text(md, /*keep_newlines=*/true), "report");
   return scripts;
 }
 

@@ -131,7 +131,8 @@ std::string verdicts_markdown(const Gate& full) {
     return text;
   };
   std::ostringstream out;
-  out << "Baseline: " << gate.baseline_label << "; candidate: " << gate.candidate_label << ".\n"
+  out << "Baseline: " << markdown_cell(gate.baseline_label)
+      << "; candidate: " << markdown_cell(gate.candidate_label) << ".\n"
       << rule_text(gate.request) << "\n\n";
   if (failing) {
     out << "FAIL: " << failing << " of " << gate.cases.size() << " cases fail the gate ("

@@ -2,18 +2,20 @@
 
 #include "store/results_store.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace kb {
 namespace {
 
-// A numeric cell; nothing for an empty or non-numeric one.
+// A numeric cell; nothing for an empty or non-numeric one. "nan", "inf" and an overflowing
+// "1e999" are no numbers a row can hold (a hand-edited or foreign file): nothing either.
 std::optional<double> number(const std::string& text) {
   if (text.empty()) return std::nullopt;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0') return std::nullopt;
+  if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

@@ -1,7 +1,9 @@
 // A results row read back, typed once: the numbers parsed, the status an enum, the text that names
 // things kept as written. `compare`, `report`, the verdicts, the history and `tune` work on these;
 // only the store reads cells by column name. An empty or non-numeric cell is a number not given
-// (a host plugin has no GPU, a transpose no flops, an unsupported case no time).
+// (a host plugin has no GPU, a transpose no flops, an unsupported case no time), and so is one
+// that reads as no finite number ("nan", "inf", "1e999"). Whether a number is a measurement (a
+// median of 0, -1 or 1e308 us is none) is the analysis's question (analysis/metric.hpp).
 #pragma once
 
 #include "case/case_status.hpp"

@@ -1,5 +1,6 @@
 #include "store/run_lock.hpp"
 
+#include "store/file_lock.hpp"
 #include "util/input_error.hpp"
 
 #include <fcntl.h>
@@ -12,7 +13,7 @@
 namespace kb {
 namespace {
 
-// FNV-1a: a stable byte offset per run, below 2^40.
+// FNV-1a: a stable byte per run, below 2^40 past kRunLockBase.
 off_t slot_of(const std::string& key) {
   std::uint64_t hash = 14695981039346656037ull;
   for (unsigned char ch : key) hash = (hash ^ ch) * 1099511628211ull;
@@ -23,15 +24,12 @@ off_t slot_of(const std::string& key) {
 
 RunLock::RunLock(const std::string& results_path, const std::string& run_id,
                  const std::string& shard) {
-  const std::string path = results_path + ".lock";
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InputError("cannot open lock file '" + path + "': " + std::strerror(errno));
-  struct flock lock {};
-  lock.l_type = F_WRLCK;
-  lock.l_whence = SEEK_SET;
-  lock.l_start = slot_of(run_id + "\n" + shard);
-  lock.l_len = 1;
-  if (::fcntl(fd_, F_OFD_SETLK, &lock) != 0) {
+  // The results store has opened (and created) the file: this opens the same one.
+  fd_ = ::open(results_path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+  if (fd_ < 0) {
+    throw InputError("cannot open results file '" + results_path + "': " + std::strerror(errno));
+  }
+  if (!lock_byte(fd_, kRunLockBase + slot_of(run_id + "\n" + shard), /*wait=*/false)) {
     const int error = errno;
     ::close(fd_);
     if (error == EAGAIN || error == EACCES) {
@@ -39,7 +37,7 @@ RunLock::RunLock(const std::string& results_path, const std::string& run_id,
                        " is being run by another kbench on '" + results_path +
                        "'; wait for it to end, or choose another --run-id");
     }
-    throw InputError("cannot lock '" + path + "': " + std::strerror(error));
+    throw InputError("cannot lock results file '" + results_path + "': " + std::strerror(error));
   }
 }
 

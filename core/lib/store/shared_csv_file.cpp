@@ -1,10 +1,11 @@
 #include "store/shared_csv_file.hpp"
 
+#include "store/file_lock.hpp"
 #include "util/csv.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,58 +16,42 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 namespace kb {
 namespace {
 
-// Holds an exclusive flock for its lifetime.
-class FileLock {
+// Holds the file's append lock (file_lock.hpp) for its lifetime.
+class AppendLock {
  public:
-  explicit FileLock(int fd) : fd_(fd) {
-    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
-  }
-  ~FileLock() { flock(fd_, LOCK_UN); }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
+  explicit AppendLock(int fd) : fd_(fd) { lock_byte(fd_, kAppendLockByte, /*wait=*/true); }
+  ~AppendLock() { unlock_byte(fd_, kAppendLockByte); }
+  AppendLock(const AppendLock&) = delete;
+  AppendLock& operator=(const AppendLock&) = delete;
 
  private:
   int fd_;
 };
 
-// Test hook (docs/nothing-lost.md): KBENCH_TEST_WRITE_LIMIT=N lets this process write N bytes to
-// its CSV files in all; the write that crosses the limit writes what fits and then fails with
-// ENOSPC, as a full disk does. CI exercises the write-error path with it on any filesystem.
-ssize_t limited_write(int fd, const char* data, std::size_t size) {
-  static std::mutex mutex;
-  static long long budget = [] {
-    const char* limit = std::getenv("KBENCH_TEST_WRITE_LIMIT");
-    return limit ? std::atoll(limit) : -1;
-  }();
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (budget < 0) return ::write(fd, data, size);
-  if (budget == 0) {
-    errno = ENOSPC;
-    return -1;
+// The fields of one CSV line, or nothing when it ends inside a quoted field.
+std::optional<std::size_t> field_count(std::string_view line) {
+  std::size_t fields = 1;
+  bool quoted = false;
+  for (char ch : line) {
+    if (ch == '"') quoted = !quoted;
+    else if (ch == ',' && !quoted) ++fields;
   }
-  const ssize_t n = ::write(fd, data, std::min<std::size_t>(size, static_cast<std::size_t>(budget)));
-  if (n > 0) budget -= n;
-  return n;
+  if (quoted) return std::nullopt;
+  return fields;
 }
 
-// Writes all of `text`; false with errno set when the system refuses part of it.
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = limited_write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n == 0) errno = EIO;
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
+// A last line without its newline is a whole row when it has the header's fields and closes its
+// quotes (an editor or another tool left the newline out); a row cut short by a killed writer or
+// a full disk lacks fields or a closing quote. The header itself, cut short, is never whole.
+bool whole_row(std::string_view header, std::string_view line) {
+  const auto fields = field_count(line);
+  return fields && fields == field_count(header);
 }
 
 off_t file_size(int fd) {
@@ -112,7 +97,13 @@ std::string first_difference(const std::string& found, const std::vector<std::st
 std::string complete_lines(const std::string& content, std::string* fragment) {
   const auto last_newline = content.rfind('\n');
   const std::size_t keep = last_newline == std::string::npos ? 0 : last_newline + 1;
-  if (fragment != nullptr) *fragment = content.substr(keep);
+  const std::string_view rest = std::string_view(content).substr(keep);
+  if (keep > 0 && !rest.empty() &&
+      whole_row(std::string_view(content).substr(0, content.find('\n')), rest)) {
+    if (fragment != nullptr) fragment->clear();
+    return content + "\n";
+  }
+  if (fragment != nullptr) *fragment = std::string(rest);
   return content.substr(0, keep);
 }
 
@@ -123,16 +114,17 @@ SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, 
   boost::system::error_code ignored;
   if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
   fd_ = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
-  if (fd_ < 0) {
-    throw InputError("cannot open " + what_ + " '" + path_ + "': " + std::strerror(errno));
-  }
+  // A full disk can refuse the file's creation already: that is exit 4, not bad input.
+  if (fd_ < 0) throw_file_error("open", what_, path_, errno);
   try {
     struct stat info {};
     // Repair, undo and read-back need a regular file (not /dev/full, a pipe or a terminal).
     if (fstat(fd_, &info) != 0 || !S_ISREG(info.st_mode)) {
       throw InputError(what_ + " '" + path_ + "' is not a regular file");
     }
-    FileLock lock(fd_);
+    device_ = info.st_dev;
+    inode_ = info.st_ino;
+    AppendLock lock(fd_);
     repair_incomplete_line();
     if (file_size(fd_) == 0) {
       write_or_undo(header_line_);
@@ -164,7 +156,13 @@ void SharedCsvFile::repair_incomplete_line() {
   }
   std::string fragment;
   const std::string kept = complete_lines(content, &fragment);
-  const std::size_t line = std::count(kept.begin(), kept.end(), '\n') + 1;
+  const std::size_t line = std::count(kept.begin(), kept.end(), '\n') + (fragment.empty() ? 0 : 1);
+  if (fragment.empty()) {
+    write_or_undo("\n");
+    std::cerr << "kbench: " << what_ << " '" << path_ << "': line " << line
+              << " lacked its final newline; added it\n";
+    return;
+  }
   const std::string aside = path_ + ".fragments";
   const int out = ::open(aside.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (out < 0 || !write_all(out, fragment + "\n")) {
@@ -193,9 +191,20 @@ SharedCsvFile::Span SharedCsvFile::write_or_undo(const std::string& text) {
                    (undone ? "" : "; the incomplete line left behind is repaired by the next append"));
 }
 
+// Called with the lock held. A file replaced under the run (an editor saving by rename, `sed -i`,
+// `git checkout`) or removed is no longer the file the run appends to: rows written to the old one
+// would vanish with it, so the run stops, and --resume runs what the new file lacks.
+void SharedCsvFile::check_still_the_file() const {
+  struct stat now {};
+  if (::stat(path_.c_str(), &now) == 0 && now.st_dev == device_ && now.st_ino == inode_) return;
+  throw WriteError(what_ + " '" + path_ + "' was replaced or removed while this run wrote to it "
+                   "(an editor, sed -i, git checkout?); its rows since are not in the file there now");
+}
+
 SharedCsvFile::Span SharedCsvFile::append(const std::string& lines) {
   const std::lock_guard<std::mutex> threads(mutex_);
-  FileLock lock(fd_);
+  AppendLock lock(fd_);
+  check_still_the_file();
   repair_incomplete_line();
   // Another runner may have created the file empty and not yet written its header.
   if (file_size(fd_) == 0) {
@@ -209,7 +218,7 @@ SharedCsvFile::Span SharedCsvFile::append(const std::string& lines) {
 bool SharedCsvFile::undo(const Span& span) {
   if (span.end == span.begin) return true;
   const std::lock_guard<std::mutex> threads(mutex_);
-  FileLock lock(fd_);
+  AppendLock lock(fd_);
   return file_size(fd_) == span.end && ::ftruncate(fd_, span.begin) == 0;
 }
 

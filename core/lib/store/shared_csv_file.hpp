@@ -1,23 +1,22 @@
 // An append-only CSV file that several processes share (the results, the samples). Each append
-// writes whole lines under an exclusive flock and is undone (truncated back) when the write fails,
-// so the file never holds half a row. A file that does not end in a newline (a writer killed mid
-// row, a disk that filled up under another program) is repaired before anything is added: the
-// incomplete last line is moved to FILE.fragments and reported, never merged with a new row.
+// writes whole lines under an exclusive lock on the file (file_lock.hpp) and is undone (truncated
+// back) when the write fails, so the file never holds half a row. A file that does not end in a
+// newline (a writer killed mid row, a disk that filled up under another program) is repaired
+// before anything is added: the incomplete last line is moved to FILE.fragments and reported,
+// never merged with a new row; a last line that is a whole row lacking only its newline gets it.
+// Before each append the path must still name the file opened: one replaced or removed under the
+// run stops it (WriteError), rather than its rows going to a file no one will read.
 #pragma once
 
+#include "util/write_error.hpp"
+
+#include <sys/types.h>
+
 #include <mutex>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace kb {
-
-// The file cannot be written (no space left, I/O error, quota): the run must stop. The message
-// names the file and the system's reason.
-class WriteError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class SharedCsvFile {
  public:
@@ -44,15 +43,19 @@ class SharedCsvFile {
 
  private:
   void repair_incomplete_line();
+  void check_still_the_file() const;
   Span write_or_undo(const std::string& text);
   std::string path_, what_, header_line_;
   std::vector<std::string> header_;
   int fd_ = -1;
-  std::mutex mutex_;  // flock excludes other processes, not other threads sharing the descriptor
+  dev_t device_ = 0;  // the file opened, to tell it from one put in its place
+  ino_t inode_ = 0;
+  std::mutex mutex_;  // the file's lock excludes other opens of it, not threads sharing this one
 };
 
-// The part of `content` up to and including its last newline: what a reader may trust. `fragment`
-// receives the rest, the incomplete line a killed writer left, if any.
+// The part of `content` up to and including its last newline, or all of it (a newline added) when
+// its last line is a whole row without one: what a reader may trust. `fragment` receives the
+// rest, the incomplete line a killed writer left, if any.
 std::string complete_lines(const std::string& content, std::string* fragment = nullptr);
 
 }  // namespace kb

@@ -1,7 +1,8 @@
 #include "tune/best_configs.hpp"
 
-#include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
+#include "util/write_error.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -24,8 +25,27 @@ constexpr int kFormatVersion = 1;
 
 using Json = nlohmann::ordered_json;
 
+// kbench's fields first, then those a person added, in their order.
+Json with_others(Json object, const std::string& others) {
+  if (others.empty()) return object;
+  const Json parsed = Json::parse(others);
+  for (const auto& [name, value] : parsed.items()) object[name] = value;
+  return object;
+}
+
+// An object's fields other than `known`, as a JSON object's text; "" when none.
+std::string others_of(const Json& object, std::initializer_list<const char*> known) {
+  Json others = Json::object();
+  for (const auto& [name, value] : object.items()) {
+    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return name == k; })) {
+      others[name] = value;
+    }
+  }
+  return others.empty() ? "" : others.dump();
+}
+
 Json to_json(const BestConfig& e) {
-  return {{"gpu_name", e.key.gpu_name},
+  return with_others({{"gpu_name", e.key.gpu_name},
           {"compute_capability", e.key.compute_capability},
           {"plugin", e.key.plugin},
           {"plugin_version", e.key.plugin_version},
@@ -40,7 +60,8 @@ Json to_json(const BestConfig& e) {
           {"seed", e.seed},
           {"evaluations", e.evaluations},
           {"space", e.space},
-          {"tuned_utc", e.tuned_utc}};
+          {"tuned_utc", e.tuned_utc}},
+                     e.other_fields);
 }
 
 // Throws nlohmann::json's exceptions on a missing field or one of another type.
@@ -59,6 +80,9 @@ BestConfig from_json(const Json& j) {
   e.evaluations = j.at("evaluations").get<std::size_t>();
   e.space = j.at("space").get<std::size_t>();
   e.tuned_utc = text("tuned_utc");
+  e.other_fields = others_of(j, {"gpu_name", "compute_capability", "plugin", "plugin_version",
+                                 "dtype", "op", "shape", "block", "params", "median_us", "run_id",
+                                 "strategy", "seed", "evaluations", "space", "tuned_utc"});
   return e;
 }
 
@@ -95,11 +119,15 @@ BestKey best_key(const ResultRecord& row) {
 
 BestConfigs BestConfigs::read(const std::string& path) {
   BestConfigs configs;
-  std::ifstream in(path);
-  if (!in) {
-    if (::access(path.c_str(), F_OK) != 0) return configs;
-    throw InputError("cannot read best-configuration file '" + path + "'");
+  boost::system::error_code error;
+  const auto status = boost::filesystem::status(path, error);
+  if (status.type() == boost::filesystem::file_not_found) return configs;
+  if (error || status.type() != boost::filesystem::regular_file) {
+    throw InputError("best-configuration file '" + path + "' is not a readable file" +
+                     (error ? ": " + error.message() : ""));
   }
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read best-configuration file '" + path + "'");
   try {
     const Json file = Json::parse(in);
     if (file.at("format") != kFormat || file.at("version") != kFormatVersion) {
@@ -107,6 +135,7 @@ BestConfigs BestConfigs::read(const std::string& path) {
                        " file of version " + std::to_string(kFormatVersion));
     }
     for (const auto& entry : file.at("configurations")) configs.merge(from_json(entry));
+    configs.other_fields_ = others_of(file, {"format", "version", "configurations"});
   } catch (const nlohmann::json::exception& e) {
     throw InputError("best-configuration file '" + path + "': " + e.what());
   }
@@ -123,7 +152,9 @@ void BestConfigs::merge(const BestConfig& entry) {
   const auto it = std::lower_bound(entries_.begin(), entries_.end(), entry.key,
                                    [](const BestConfig& e, const BestKey& k) { return e.key < k; });
   if (it != entries_.end() && it->key == entry.key) {
+    const std::string kept = it->other_fields;
     *it = entry;
+    if (it->other_fields.empty()) it->other_fields = kept;  // a person's note outlives a retune
   } else {
     entries_.insert(it, entry);
   }
@@ -139,16 +170,15 @@ void merge_best_configs(const std::string& path, const std::vector<BestConfig>& 
   for (const auto& entry : entries) configs.merge(entry);
   Json list = Json::array();
   for (const auto& entry : configs.entries()) list.push_back(to_json(entry));
-  const Json file = {{"format", kFormat}, {"version", kFormatVersion}, {"configurations", list}};
+  const Json file = with_others(
+      {{"format", kFormat}, {"version", kFormatVersion}, {"configurations", list}},
+      configs.other_fields());
   const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << file.dump(2) << "\n";
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw WriteError("cannot write '" + temporary + "'");
-    }
+  try {
+    write_output_file(temporary, file.dump(2) + "\n", "best-configuration file");
+  } catch (...) {
+    std::remove(temporary.c_str());
+    throw;
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const int error = errno;

@@ -45,12 +45,15 @@ struct BestConfig {
   std::size_t evaluations = 0;  //   after how many evaluations
   std::size_t space = 0;        //   of how many configurations
   std::string tuned_utc;        // when
+  // Fields a person added to the entry (a note, a ticket), as a JSON object: kept as they are
+  // when the file is rewritten, and when a newer tune replaces the entry.
+  std::string other_fields;
 };
 
 class BestConfigs {
  public:
   // The entries of FILE; none when it does not exist. An InputError names the file and the first
-  // thing wrong with it.
+  // thing wrong with it (a folder, no JSON, an entry without a field kbench needs).
   static BestConfigs read(const std::string& path);
 
   const std::vector<BestConfig>& entries() const { return entries_; }  // in key order
@@ -58,9 +61,12 @@ class BestConfigs {
   // Adds the entry, in place of one with the same key: a newer tune replaces an older one, faster
   // or not (the driver, the clocks or the plugin's code may have changed since).
   void merge(const BestConfig& entry);
+  // The file's own fields a person added beside kbench's, as a JSON object.
+  const std::string& other_fields() const { return other_fields_; }
 
  private:
   std::vector<BestConfig> entries_;
+  std::string other_fields_;
 };
 
 // Merges the entries into FILE (creating it), under a lock on FILE.lock so that two tunes merging

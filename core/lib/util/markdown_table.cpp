@@ -1,5 +1,7 @@
 #include "util/markdown_table.hpp"
 
+#include "util/terminal_text.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -12,24 +14,28 @@ std::size_t display_width(const std::string& text) {
       std::count_if(text.begin(), text.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
 }
 
-std::string escaped(const std::string& cell) {
+}  // namespace
+
+std::string markdown_cell(const std::string& cell) {
+  std::string flat = cell;
+  std::replace_if(flat.begin(), flat.end(), [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');
   std::string text;
-  for (char ch : cell) {
+  for (char ch : terminal_text(flat)) {
     if (ch == '|') text += '\\';
-    text += ch == '\n' ? ' ' : ch;
+    text += ch;
   }
   return text;
 }
 
-}  // namespace
-
 MarkdownTable::MarkdownTable(std::vector<std::string> header, std::size_t left)
     : header_(std::move(header)), alignment_(header_.size(), Align::right) {
+  for (auto& title : header_) title = markdown_cell(title);
   std::fill(alignment_.begin(), alignment_.begin() + std::min(left, alignment_.size()), Align::left);
 }
 
 MarkdownTable::MarkdownTable(std::vector<std::string> header, std::vector<Align> alignment)
     : header_(std::move(header)), alignment_(std::move(alignment)) {
+  for (auto& title : header_) title = markdown_cell(title);
   if (alignment_.size() != header_.size()) {
     throw std::logic_error("a markdown table needs one alignment per column");
   }
@@ -39,7 +45,7 @@ void MarkdownTable::add_row(std::vector<std::string> cells) {
   if (cells.size() != header_.size()) {
     throw std::logic_error("a markdown table row needs one cell per column");
   }
-  for (auto& cell : cells) cell = escaped(cell);
+  for (auto& cell : cells) cell = markdown_cell(cell);
   rows_.push_back(std::move(cells));
 }
 

@@ -7,6 +7,12 @@
 
 namespace kb {
 
+// A cell (or a column's title: run ids, plugin and GPU names head the columns of `compare`) that
+// stays in its column whatever it holds: a pipe is escaped, a line break becomes a space, and any
+// other control character is shown as its escape (terminal_text).
+std::string markdown_cell(const std::string& cell);
+
+// Cells and titles pass through markdown_cell.
 class MarkdownTable {
  public:
   enum class Align { left, right };

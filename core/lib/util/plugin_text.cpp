@@ -1,34 +1,13 @@
 #include "util/plugin_text.hpp"
 
+#include "util/utf8.hpp"
+
 #include <cstring>
 
 namespace kb {
 namespace {
 
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// The length of the well-formed UTF-8 sequence at the start of `s` (RFC 3629: no overlong
-// forms, no surrogates, nothing above U+10FFFF), or 0.
-std::size_t sequence_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const auto continuation = [&](std::size_t i) { return i < s.size() && (byte(i) & 0xC0) == 0x80; };
-  const unsigned char lead = byte(0);
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) return continuation(1) ? 2 : 0;
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    if (!continuation(1) || !continuation(2)) return 0;
-    if (lead == 0xE0 && byte(1) < 0xA0) return 0;   // overlong
-    if (lead == 0xED && byte(1) >= 0xA0) return 0;  // surrogate
-    return 3;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (lead == 0xF0 && byte(1) < 0x90) return 0;   // overlong
-    if (lead == 0xF4 && byte(1) >= 0x90) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
 
 bool control(std::string_view sequence) {
   const auto lead = static_cast<unsigned char>(sequence[0]);
@@ -43,7 +22,7 @@ std::string clean_text(std::string_view bytes) {
   std::string text;
   text.reserve(bytes.size());
   while (!bytes.empty()) {
-    const std::size_t length = sequence_length(bytes);
+    const std::size_t length = utf8_sequence_length(bytes);
     if (length == 0 || control(bytes.substr(0, length))) {
       text += kReplacement;
       bytes.remove_prefix(length == 0 ? 1 : length);

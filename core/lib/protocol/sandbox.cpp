@@ -1,0 +1,154 @@
+#include "protocol/sandbox.hpp"
+
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kb {
+namespace {
+
+// Landlock ABI 3 (Linux 6.2) added truncation; older kernel headers lack its flag.
+constexpr std::uint64_t kAccessTruncate = 1ULL << 14;
+
+// Every right that changes the file system, none that reads it.
+constexpr std::uint64_t kWriteAccess =
+    LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+    LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+    LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+    LANDLOCK_ACCESS_FS_MAKE_SYM;
+
+int landlock_abi() {
+  const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0,
+                             LANDLOCK_CREATE_RULESET_VERSION);
+  return abi > 0 ? static_cast<int>(abi) : 0;
+}
+
+bool seccomp_available() {
+  const std::uint32_t action = SECCOMP_RET_ERRNO;
+  return ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+bool disabled() {
+  const char* setting = std::getenv("KBENCH_SANDBOX");
+  return setting != nullptr && std::strcmp(setting, "off") == 0;
+}
+
+// The folders a GPU run writes to: scratch and temporary files, devices and /proc, the caches of
+// the CUDA driver (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
+std::vector<std::string> writable_folders() {
+  std::vector<std::string> folders = {"/tmp", "/var/tmp", "/dev", "/proc"};
+  for (const char* variable : {"TMPDIR", "CUDA_CACHE_PATH", "XDG_CACHE_HOME"}) {
+    if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') {
+      folders.push_back(value);
+    }
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    folders.push_back(std::string(home) + "/.nv");
+    folders.push_back(std::string(home) + "/.cache");
+  }
+  return folders;
+}
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::runtime_error("cannot confine the plugin's process: " + what + ": " +
+                           std::strerror(errno));
+}
+
+// The CUDA driver keeps the kernels it compiles in ~/.nv/ComputeCache (without CUDA_CACHE_PATH),
+// making the folder on first use: inside the sandbox it could not make it in the home folder, so
+// it is made before.
+void make_cuda_cache_folder() {
+  const char* home = std::getenv("HOME");
+  if (std::getenv("CUDA_CACHE_PATH") != nullptr || home == nullptr || *home == '\0') return;
+  ::mkdir((std::string(home) + "/.nv").c_str(), 0755);
+}
+
+void restrict_writes(int abi) {
+  std::uint64_t handled = kWriteAccess;
+  if (abi >= 2) handled |= LANDLOCK_ACCESS_FS_REFER;  // renames and links across folders
+  if (abi >= 3) handled |= kAccessTruncate;
+  landlock_ruleset_attr attributes{};
+  attributes.handled_access_fs = handled;
+  const int ruleset = static_cast<int>(
+      ::syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0));
+  if (ruleset < 0) fail("landlock_create_ruleset");
+  for (const auto& folder : writable_folders()) {
+    // A folder that does not exist (no ~/.nv yet) gets no rule: nothing beneath it can be made.
+    const int fd = ::open(folder.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;
+    landlock_path_beneath_attr beneath{};
+    beneath.allowed_access = handled;
+    beneath.parent_fd = fd;
+    const long added =
+        ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+    ::close(fd);
+    if (added != 0) fail("landlock_add_rule " + folder);
+  }
+  if (::syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) fail("landlock_restrict_self");
+  ::close(ruleset);
+}
+
+void refuse_other_processes() {
+  scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+  if (filter == nullptr) fail("seccomp_init");
+  for (const int call : {SCMP_SYS(ptrace), SCMP_SYS(process_vm_writev), SCMP_SYS(process_vm_readv),
+                         SCMP_SYS(pidfd_getfd), SCMP_SYS(setsid), SCMP_SYS(setpgid)}) {
+    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), call, 0) != 0) {
+      seccomp_release(filter);
+      fail("seccomp_rule_add");
+    }
+  }
+  const int loaded = seccomp_load(filter);
+  seccomp_release(filter);
+  if (loaded != 0) {
+    errno = -loaded;
+    fail("seccomp_load");
+  }
+}
+
+}  // namespace
+
+std::string SandboxSupport::missing() const {
+  if (disabled) return "the plugin sandbox is off (KBENCH_SANDBOX=off): plugins may write anywhere";
+  if (landlock_abi > 0 && seccomp) return "";
+  std::string what;
+  if (landlock_abi == 0) what = "Landlock (plugins may write outside the temporary folders)";
+  if (!seccomp) {
+    what += std::string(what.empty() ? "" : " and ") + "seccomp (plugins may trace other processes)";
+  }
+  return "this kernel offers no " + what + "; the plugin sandbox applies only in part";
+}
+
+SandboxSupport sandbox_support() {
+  SandboxSupport support;
+  support.disabled = disabled();
+  support.landlock_abi = landlock_abi();
+  support.seccomp = seccomp_available();
+  return support;
+}
+
+void enter_sandbox() {
+  const SandboxSupport support = sandbox_support();
+  if (support.disabled) return;
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("PR_SET_NO_NEW_PRIVS");
+  if (support.landlock_abi > 0) {
+    make_cuda_cache_folder();
+    restrict_writes(support.landlock_abi);
+  }
+  if (support.seccomp) refuse_other_processes();
+}
+
+}  // namespace kb

@@ -1,0 +1,38 @@
+// The children that run plugin code (the probe and the workers) confine it before loading any,
+// where the kernel allows it:
+// - Landlock (Linux 5.13+): writes only beneath the folders a GPU run needs to write to ($TMPDIR,
+//   /tmp, /var/tmp, /dev, /proc, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache).
+//   A plugin cannot write, create, remove, rename or truncate anything else: not the results or
+//   samples file, not the user's sources. Reading stays open everywhere (the CUDA driver reads
+//   /dev/nvidia*, /proc, /sys, the plugin's folder and the CUDA libraries): the rule set denies
+//   writes, it lists no reads. A Landlock domain also bars tracing any process outside it.
+// - seccomp: ptrace, process_vm_readv/writev and pidfd_getfd (another process's memory and
+//   descriptors), and setsid/setpgid (leaving the process group its worker ends with) fail with
+//   EPERM.
+// Both need no_new_privs: a set-user-ID program the plugin runs gains no privilege. (The CUDA
+// driver runs nvidia-modprobe, set-user-ID, only to create missing /dev/nvidia* nodes; the parent
+// has initialised CUDA before any worker starts, which creates them.) KBENCH_SANDBOX=off in the
+// environment leaves the children unconfined: for a debugger, a profiler that injects itself, or
+// a driver set-up this rule set does not foresee (docs/nothing-lost.md).
+#pragma once
+
+#include <string>
+
+namespace kb {
+
+struct SandboxSupport {
+  int landlock_abi = 0;  // 0: none (kernel without it, or disabled)
+  bool seccomp = false;
+  bool disabled = false;  // KBENCH_SANDBOX=off
+  // "" when both parts apply here; otherwise one line saying what does not, and why.
+  std::string missing() const;
+};
+
+// What this kernel (and environment) offers, without applying anything.
+SandboxSupport sandbox_support();
+
+// Confines the calling process for good (see above), as far as the kernel allows; a part the
+// kernel lacks is left out. A runtime_error when a part the kernel offers cannot be applied.
+void enter_sandbox();
+
+}  // namespace kb
