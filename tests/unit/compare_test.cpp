@@ -44,6 +44,30 @@ TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   EXPECT_DOUBLE_EQ(*comparison.per_plugin[0].geomean[1], 1.0);
 }
 
+// A row the family refereed beside one its plugin refereed is said to be so, naming the plugin;
+// rows all judged one way, as every file from before the `referee` column, say nothing.
+TEST(Compare, SelfRefereedRowsBesideFamilyRefereedOnesAreNamed) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+                                 make_row(with(h200, "1024", "50"))};
+  Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.self_refereed.empty());
+  EXPECT_EQ(comparison_markdown(comparison).find("Not like for like"), std::string::npos);
+
+  rows[1].set("referee", "family");
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_EQ(comparison.self_refereed, (std::vector<std::string>{rows[0].get("plugin")}));
+  EXPECT_NE(comparison_markdown(comparison).find("Not like for like: rows of " +
+                                                 rows[0].get("plugin") +
+                                                 " were refereed by the plugin itself"),
+            std::string::npos)
+      << comparison_markdown(comparison);
+
+  rows[0].set("referee", "family");
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.self_refereed.empty());
+}
+
 // Issue 26: an inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
 TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");

@@ -269,9 +269,16 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
       latest;
   std::map<std::string, std::map<std::string, std::set<std::string>>> cards_of_column;  // per table
   const CaseColumns key_columns = key_columns_of(request.by);
+  bool any_refereed_by_family = false;
+  std::set<std::string> self_refereed;
   for (std::size_t i = 0; i < all_rows.size(); ++i) {
     const ResultRecord& row = all_rows[i];
     if (!families_with_metric.count(row.family)) continue;
+    if (row.refereed_by_family()) {
+      any_refereed_by_family = true;
+    } else {
+      self_refereed.insert(row.plugin);
+    }
     const Key key = key_cells(row, key_columns, gpus[i]);
     const std::string column = request.by == CompareBy::run      ? row.run_id
                                : request.by == CompareBy::plugin ? row.plugin
@@ -294,6 +301,9 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   comparison.by = request.by;
   comparison.metric = metric;
   comparison.ladder = request.ladder;
+  if (any_refereed_by_family) {
+    comparison.self_refereed.assign(self_refereed.begin(), self_refereed.end());
+  }
   for (const auto& [title, cases] : latest) {
     Grid grid;
     for (const auto& [key_and_column, by_block] : cases) {

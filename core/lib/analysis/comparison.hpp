@@ -79,6 +79,10 @@ struct Comparison {
   bool ladder = false;
   std::vector<PivotTable> tables;           // one; one per family for --by plugin
   std::vector<PluginSummary> per_plugin;    // empty for --by plugin
+  // Where rows its family refereed are compared: the plugins with rows refereed by the plugin
+  // itself (ABI version 1 or 2), whose inputs, work count and check are their own word. Empty
+  // when every row was judged the same way.
+  std::vector<std::string> self_refereed;
 };
 
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every

@@ -133,6 +133,15 @@ std::string comparison_markdown(const Comparison& comparison) {
     text += "\nGeometric mean of the speed-up per plugin, over the cases it shares with the "
             "baseline:\n\n" + plugin_summary_table(comparison);
   }
+  if (!comparison.self_refereed.empty()) {
+    std::string plugins;
+    for (const auto& plugin : comparison.self_refereed) {
+      plugins += (plugins.empty() ? "" : ", ") + markdown_cell(plugin);
+    }
+    text += "\nNot like for like: rows of " + plugins +
+            " were refereed by the plugin itself (ABI version 1 or 2: its own inputs, work count "
+            "and check), beside rows their family refereed (`referee` column).\n";
+  }
   return text;
 }
 

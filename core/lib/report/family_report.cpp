@@ -245,6 +245,15 @@ std::string family_section(const std::string& family, const FamilyView& view,
                                        : "") +
           ".\n\n" + best_plugin_table(cases, table, view, columns, models);
   }
+  if (!comparison.self_refereed.empty()) {
+    std::string plugins;
+    for (const auto& plugin : comparison.self_refereed) {
+      plugins += (plugins.empty() ? "" : ", ") + markdown_cell(plugin);
+    }
+    md += "\nNot like for like: rows of " + plugins + " were refereed by the plugin itself (ABI "
+          "version 1 or 2: its own inputs, work count and check), beside rows the family "
+          "refereed (`referee` column).\n";
+  }
 
   md += counters_table(cases, table, view, columns, rows);
 

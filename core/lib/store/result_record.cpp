@@ -52,6 +52,7 @@ ResultRecord record_of(const ResultRow& row) {
   r.host = text("host");
   r.kbench_version = text("kbench_version");
   r.throttle = text("throttle");
+  r.referee = text("referee");
   r.power_w = measured("power_w");
   r.temperature_c = measured("temperature_c");
   r.gpu_name = text("gpu_name");

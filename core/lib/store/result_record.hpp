@@ -36,6 +36,10 @@ struct ResultRecord {
   std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
   std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
   std::string throttle;  // the clock-slowdown reasons NVML gave, "" when none
+  // Who judged it: "family" (a version 3 strategy), "plugin" (its own referee), "" (a file from
+  // before the column: every plugin then was its own referee).
+  std::string referee;
+  bool refereed_by_family() const { return referee == "family"; }
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
   // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters
