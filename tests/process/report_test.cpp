@@ -216,9 +216,18 @@ TEST_F(ReportTest, RowsWithCountersSayWhyInTheFamilysSection) {
     store.append(row);
   }
   const fs::path out = folder_ / "report";
-  const auto run = kbtest::kbench({"report", csv_, "-o", out.string(), "--family", "transpose"});
+  const std::string page = (folder_ / "report.html").string();
+  const auto run = kbtest::kbench(
+      {"report", csv_, "-o", out.string(), "--family", "transpose", "--html", page});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const std::string md = read_file(out / "report.md");
+  // The HTML page's details hold the same table.
+  const std::string html = read_file(page);
+  EXPECT_NE(html.find("<th class=\"num\">shared_load_bank_conflicts</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">268435456</td>"), std::string::npos);
+  // And each point's hover its row's counters.
+  EXPECT_NE(html.find("dram_throughput=82.25;dram_read_bytes=268435456;l2_hit_rate=49.5"),
+            std::string::npos);
   const std::string table = block_from(md, "| dtype   | shape     | GPU model | plugin         | block");
   EXPECT_EQ(table,
             "| dtype   | shape     | GPU model | plugin         | block | GB/s | dram_throughput | dram_read_bytes | shared_load_bank_conflicts | l2_hit_rate |\n"
