@@ -14,7 +14,9 @@
 # cudaProfilerStart and cudaProfilerStop (--profile-from-start off): never the runner's own
 # kernels (bandwidth probes, the blocking kernel). --dram profiles it as one range
 # (--replay-mode range), as kbench's --metrics does: a copy (transpose/copy's cudaMemcpyAsync)
-# is no kernel, and a launch may hold several.
+# is no kernel, and a launch may hold several. The profiled run's workers run outside the plugin
+# sandbox (KBENCH_SANDBOX=off, as validate does under the compute sanitizer): the injected
+# profiler reaches into them (docs/nothing-lost.md).
 set -uo pipefail
 kbench=${KBENCH:-build/bin/kbench}
 dram=0
@@ -84,7 +86,7 @@ for spec in "$@"; do
     kb_pct=$(counter "$counters" dram_throughput)
     kb_bytes=$(awk -v r="$(counter "$counters" dram_read_bytes)" -v w="$(counter "$counters" dram_write_bytes)" \
                    'BEGIN { if (r != "" && w != "") printf "%.0f", r + w }')
-    ncu --target-processes all --profile-from-start off --replay-mode range \
+    KBENCH_SANDBOX=off ncu --target-processes all --profile-from-start off --replay-mode range \
         --cache-control "$cache" --clock-control none --print-units base --csv \
         --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum \
         "$kbench" "${args[@]}" --profile --output "$work/profiled.csv" >"$work/ncu.csv" 2>/dev/null
@@ -98,7 +100,7 @@ for spec in "$@"; do
   else
     "$kbench" "${args[@]}" --output "$work/timed.csv" >/dev/null 2>&1
     median=$(cell "$work/timed.csv" median_us)
-    ncu --target-processes all --profile-from-start off --cache-control "$cache" \
+    KBENCH_SANDBOX=off ncu --target-processes all --profile-from-start off --cache-control "$cache" \
         --clock-control none --print-units base --csv --metrics gpu__time_duration.sum \
         "$kbench" "${args[@]}" --profile --output "$work/profiled.csv" >"$work/ncu.csv" 2>/dev/null
     ns=$(ncu_value "$work/ncu.csv" gpu__time_duration.sum)
