@@ -1,3 +1,4 @@
+#include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
 #include "util/csv.hpp"
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -182,6 +184,25 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
   EXPECT_THROW(read_results(csv.string()), InputError);
   fs::remove(csv);
+}
+
+// The committed files end at `referee`, written before the CUPTI columns: every row reads, its
+// fourth clock and counters empty, as a run with --no-cupti and without --metrics leaves them.
+TEST(ResultsStoreRead, TheCommittedFilesFromBeforeTheCuptiColumnsRead) {
+  for (const char* file : {"/results/h100.csv", "/results/h200.csv"}) {
+    const std::string path = std::string(KBENCH_SOURCE_DIR) + file;
+    const auto records = read_records(path);
+    ASSERT_GT(records.size(), 100u) << path;
+    for (const auto& record : records) {
+      EXPECT_FALSE(record.cupti_us) << path;
+      EXPECT_FALSE(record.cupti_kernels) << path;
+      EXPECT_EQ(record.counters, "") << path;
+    }
+    EXPECT_GT(std::count_if(records.begin(), records.end(),
+                            [](const ResultRecord& r) { return r.ok() && r.median_us; }),
+              100)
+        << path;
+  }
 }
 
 }  // namespace

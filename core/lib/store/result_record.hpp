@@ -42,6 +42,10 @@ struct ResultRecord {
   bool refereed_by_family() const { return referee == "family"; }
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
+  // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters
+  // ("label=value;...", device/counters.hpp).
+  std::optional<double> cupti_us, cupti_kernels;
+  std::string counters;
 
   bool ok() const { return status == CaseStatus::ok; }
   // The status as its row names it.
