@@ -24,12 +24,35 @@ CaseExecutor::~CaseExecutor() {
   stop_worker();
 }
 
+namespace {
+
+std::string one_line(std::string text) {
+  for (char& ch : text) {
+    if (ch == '\n' || ch == '\r' || ch == '\t') ch = ' ';
+  }
+  return text;
+}
+
+}  // namespace
+
 std::optional<ResultRow> CaseExecutor::execute(const PlannedCase& c) {
   const std::optional<CaseOutcome> result = c.outcome ? c.outcome : run_case(c);
   if (!result) {
     // Stopped from outside without a signal of ours: stop the run as if it had been ours.
     interrupt();
     return std::nullopt;
+  }
+  // What CUPTI could not add, said once for the run, not in every row.
+  if (!result->cupti_unavailable.empty()) {
+    run_.progress.note_once("no CUPTI clock (" + one_line(result->cupti_unavailable) +
+                            "): cupti_us and cupti_kernels stay empty");
+  }
+  if (!result->counters_unavailable.empty()) {
+    run_.progress.note_once(
+        result->counters.empty()
+            ? "--metrics: no counters (" + one_line(result->counters_unavailable) +
+                  "): the counters column stays empty"
+            : "--metrics: " + one_line(result->counters_unavailable) + ": left out");
   }
   return record(c, *result);
 }
@@ -68,6 +91,11 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (options_.timing.cold) args.push_back("--cold");
   if (options_.timing.profile) args.push_back("--profile");
   if (options_.timing.keep_samples) args.push_back("--keep-samples");
+  if (!options_.timing.cupti_clock) args.push_back("--no-cupti");
+  if (!options_.timing.metrics.empty()) {
+    args.push_back("--metrics");
+    args.push_back(options_.timing.metrics);
+  }
   const auto start = std::chrono::steady_clock::now();
   // A worker kbench cannot start (no descriptors or processes left to it) is kbench's trouble,
   // not the plugin's: it ends the run (the case keeps no row) instead of becoming its row.
@@ -77,6 +105,10 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   Record hello;
   const auto status = worker_->receive(kind, hello, 120'000);
   using Received = WorkerProcess::Received;
+  if (status == Received::record && kind == "hello" && hello.count("short")) {
+    stop_worker();
+    throw std::runtime_error(hello["short"]);
+  }
   if (status != Received::record || kind != "hello" || hello.count("error")) {
     error = status == Received::timeout       ? "no answer within 120 s"
             : status == Received::out_of_step ? "protocol error: '" + kind + "' instead of its hello"

@@ -144,7 +144,8 @@ int compare_command(const std::vector<std::string>& args) {
       ("baseline", po::value(&request.baseline),
        "the column the speed-ups are against (default: the first in sorted order)")
       ("metric", po::value(&metric)->default_value(metric),
-       "time | gbps | gflops | energy (J per launch) | efficiency (GB/J or GFLOP/J)")
+       "time | gbps | gflops | energy (J per launch) | efficiency (GB/J or GFLOP/J) | a counter "
+       "of kbench run --metrics, e.g. dram_throughput, shared_load_bank_conflicts")
       ("format", po::value(&format)->default_value(format),
        "markdown | csv (--by) | json | benchmark-action (verdicts)")
       ("ladder", po::bool_switch(&request.ladder),

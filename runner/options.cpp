@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include "case/case_spec.hpp"
+#include "device/counters.hpp"
 #include "tune/search_strategy.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
@@ -126,7 +127,18 @@ po::options_description timing_options(TimingOptions& timing, bool& hide_latency
            ->default_value(0)
            ->notifier(in_range("--energy-window", 0, true, 60)),
        "seconds of back-to-back launches over which each case's board energy is read through "
-       "NVML (J per launch, W); 0: no energy (the counter moves every 100 ms: use 1 or more)");
+       "NVML (J per launch, W); 0: no energy (the counter moves every 100 ms: use 1 or more)")
+      ("metrics",
+       po::value(&timing.metrics)->notifier([&timing](const std::string& text) {
+         timing.counters = parse_counter_list(text);
+       }),
+       "hardware counters of one more launch per case, through CUPTI, in the row's `counters`: "
+       "sets (default, memory, shared, compute, all), short names (dram_throughput, "
+       "l2_hit_rate, shared_load_bank_conflicts, ...: docs/measurement.md) or metric names "
+       "(dram__bytes_read.sum), comma-separated")
+      ("no-cupti",
+       po::bool_switch()->notifier([&timing](bool off) { timing.cupti_clock = !off; }),
+       "no CUPTI clock: leave cupti_us and cupti_kernels empty (one traced batch per case)");
   return d;
 }
 
@@ -268,6 +280,10 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
     require_not_empty(vm, option);
   }
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
+  if (o.timing.profile && !o.timing.counters.empty()) {
+    throw InputError("--metrics reads the counters itself: it cannot be combined with --profile, "
+                     "which launches each case once for Nsight Compute");
+  }
   if (o.repetitions < 1 || o.repetitions > kMaxRepetitions) {
     throw InputError("--repetitions " + std::to_string(o.repetitions) +
                      ": must be a whole number from 1 to " + std::to_string(kMaxRepetitions));

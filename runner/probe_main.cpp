@@ -1,6 +1,6 @@
 // `kbench probe`: the child that runs a plugin's untrusted code for the parent (see
 // plugin_probe.hpp). Answers each `load` record with the plugin's descriptor (`plugin`) or the
-// loader's reason (`refused`), and each `accepts` record with the plugin's `verdict`. Before each
+// loader's reason (`refused`) or kbench's own shortage (`short`), and each `accepts` record with the plugin's `verdict`. Before each
 // step that runs plugin code it says so (`step`), so that the parent can name the step a crash
 // or a hang happened in.
 #include "case/case_spec.hpp"
@@ -13,6 +13,7 @@
 #include "protocol/sequence.hpp"
 #include "util/input_error.hpp"
 #include "util/plugin_text.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -157,6 +158,9 @@ int probe_command(const std::vector<std::string>&) {
         plugin = loaded.emplace(file, load_plugin(file, step)).first;
       } catch (const LoadError& e) {
         send("refused", {{"reason", e.what()}});
+        continue;
+      } catch (const ShortOfResources& e) {
+        send("short", {{"reason", e.what()}});
         continue;
       }
     }

@@ -91,6 +91,10 @@ int run_command(const std::vector<std::string>& args) {
   std::string why_no_device;
   const int device_count = cuda_device_count(&why_no_device);
   options.sweep.devices = parse_devices(options.devices, device_count);
+  if (!options.timing.counters.empty() && device_count == 0) {
+    std::cerr << "kbench: --metrics: no CUDA device (" << why_no_device
+              << "): no counters, the counters column stays empty\n";
+  }
   // Read before any plugin is loaded: a malformed file is refused at once.
   const std::optional<BestConfigs> best =
       options.best_file.empty() ? std::nullopt

@@ -34,12 +34,22 @@ void RunProgress::worker_started(double seconds) {
   worker_start_seconds_ += seconds;
 }
 
+void RunProgress::note_once(const std::string& line) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!noted_.insert(line).second) return;
+  if (terminal_) std::fprintf(stderr, "\r\033[K");
+  // Written past std::cerr's filter: the line passes through terminal_text here.
+  std::fprintf(stderr, "kbench: %s\n", terminal_text(line).c_str());
+}
+
 void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (outcome.phases) {
     phase_seconds_.setup += outcome.phases->setup;
     phase_seconds_.timing += outcome.phases->timing;
     phase_seconds_.verify += outcome.phases->verify;
+    phase_seconds_.cupti += outcome.phases->cupti;
+    phase_seconds_.counters += outcome.phases->counters;
   }
   ++done_;
   ++counts_[row.get("status")];
@@ -67,7 +77,16 @@ void RunProgress::print_time() const {
             << " worker starts " << fixed_text(worker_start_seconds_, 1) << " s, setup "
             << fixed_text(phase_seconds_.setup, 1) << " s, timing "
             << fixed_text(phase_seconds_.timing, 1) << " s, verify "
-            << fixed_text(phase_seconds_.verify, 1) << " s\n";
+            << fixed_text(phase_seconds_.verify, 1) << " s";
+  // Parts of the timing: what the fourth clock and --metrics cost.
+  if (phase_seconds_.cupti > 0 || phase_seconds_.counters > 0) {
+    std::cout << " (of the timing: CUPTI clock " << fixed_text(phase_seconds_.cupti, 2) << " s";
+    if (phase_seconds_.counters > 0) {
+      std::cout << ", counters " << fixed_text(phase_seconds_.counters, 2) << " s";
+    }
+    std::cout << ")";
+  }
+  std::cout << "\n";
 }
 
 void RunProgress::print_cases() const {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ class RunProgress {
   void finished(const ResultRow& row, const CaseOutcome& outcome);
   void skipped_resumed();
   void worker_started(double seconds);
+  // A line about the whole run (CUPTI missing, counters refused), printed once however many cases
+  // say it.
+  void note_once(const std::string& line);
   enum class CaseTable { shown, hidden };  // hidden: the command prints its own summary
   // Prints the table of the cases run and the counts; returns the exit code: 0 when every case
   // was ok or unsupported, 1 otherwise.
@@ -42,6 +46,7 @@ class RunProgress {
   double worker_start_seconds_ = 0;
   // The worker's phases (setup, timing, verify), summed over the cases of every lane.
   PhaseSeconds phase_seconds_;
+  std::set<std::string> noted_;
   std::mutex mutex_;  // lanes report concurrently
 };
 

@@ -16,6 +16,7 @@
 #include "plugin/family_table.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
+#include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "util/input_error.hpp"
 #include "util/sanitizer_report.hpp"
@@ -127,19 +128,19 @@ struct ToolCase {
   std::string label;  // "scan/blocked int32 1000 block 256"
 };
 
-ToolCase tool_case(const ResultRow& row, const SmallCase& small) {
+ToolCase tool_case(const ResultRecord& row, const SmallCase& small) {
   ToolCase c;
-  c.options = {"--sizes", row.get("shape"), "--dtypes", row.get("dtype")};
-  c.label = row.get("plugin") + " " + row.get("dtype");
-  if (!row.get("op").empty()) {
-    c.options.insert(c.options.end(), {"--ops", row.get("op")});
-    c.label += " " + row.get("op");
+  c.options = {"--sizes", row.shape, "--dtypes", row.dtype};
+  c.label = row.plugin + " " + row.dtype;
+  if (!row.op.empty()) {
+    c.options.insert(c.options.end(), {"--ops", row.op});
+    c.label += " " + row.op;
   }
-  c.label += " " + row.get("shape");
-  const std::string block = row.get("block");
+  c.label += " " + row.shape;
+  const std::string& block = row.block;
   c.options.insert(c.options.end(), {"--blocks", block.empty() || block == "-" ? small.blocks : block});
   if (!block.empty() && block != "-") c.label += " block " + block;
-  std::stringstream params(row.get("params"));
+  std::stringstream params(row.params);
   for (std::string param; std::getline(params, param, ';');) {
     if (param.empty()) continue;
     c.options.insert(c.options.end(), {"--param", param});
@@ -184,7 +185,7 @@ bool run_tool(const std::string& sanitizer, const std::string& tool,
   }
   std::size_t ok = 0;
   if (fs::exists(folder / "case.csv")) {
-    for (const auto& row : read_results((folder / "case.csv").string())) ok += row.get("status") == "ok";
+    for (const auto& row : read_records((folder / "case.csv").string())) ok += row.ok();
   }
   if (code == -1) {
     std::cout << "no answer within " << option_number(3 * timeout + 120) << " s (" << c.label
@@ -321,11 +322,11 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
   for (const auto& dir : plugin_dirs) run_args.insert(run_args.end(), {"--plugins", dir});
   const int code = run_command(run_args);
   std::size_t ok = 0, total = 0;
-  std::optional<ResultRow> first_ok;
+  std::optional<ResultRecord> first_ok;
   if (fs::exists(work / "validate.csv")) {
-    for (const auto& row : read_results((work / "validate.csv").string())) {
+    for (const auto& row : read_records((work / "validate.csv").string())) {
       ++total;
-      if (row.get("status") == "ok") {
+      if (row.ok()) {
         ++ok;
         if (!first_ok) first_ok = row;
       }
@@ -465,12 +466,12 @@ int validate_command(const std::vector<std::string>& args) {
   const int code = run_command(run_args);
 
   std::size_t ok = 0, total = 0;
-  std::optional<ResultRow> first_ok;
+  std::optional<ResultRecord> first_ok;
   const fs::path csv = work / "validate.csv";
   if (fs::exists(csv)) {
-    for (const auto& row : read_results(csv.string())) {
+    for (const auto& row : read_records(csv.string())) {
       ++total;
-      if (row.get("status") == "ok") {
+      if (row.ok()) {
         ++ok;
         if (!first_ok) first_ok = row;
       }

@@ -11,6 +11,7 @@
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 #include "util/number_text.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -112,6 +113,10 @@ int worker_command(const std::vector<std::string>& args) {
       send("result", encode_outcome(outcome), sequence);
       if (outcome.context_lost) return 0;
     }
+  } catch (const ShortOfResources& e) {
+    hello["short"] = e.what();
+    send("hello", hello, 0);
+    return 1;
   } catch (const std::exception& e) {
     hello["error"] = e.what();
     send("hello", hello, 0);

@@ -8,6 +8,13 @@ command -v rsync >/dev/null || apt-get install -y -qq rsync >/dev/null
 # every plugin from its objects costs seconds.
 [ -d build-device/lib/kbench/plugins ] && find build-device/lib/kbench/plugins -name '*.so' -delete
 KBENCH_BUILD_DIR=build-device scripts/build.sh -DKBENCH_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90
+# CUPTI (the fourth clock, --metrics) is loaded at run time from the GPU machine's own toolkit
+# (libcupti.so.13 and the profiler's libnvperf_*.so, 41 MB: too large to carry); the build only
+# needs its headers, and without them kbench would leave the CUPTI columns empty everywhere.
+if grep -q '^KBENCH_CUPTI_INCLUDE_DIR:PATH=.*NOTFOUND' build-device/CMakeCache.txt; then
+  echo "device-prepare: no CUPTI headers (cupti.h) in this toolkit: build-device has no CUPTI clock" >&2
+  exit 1
+fi
 rm -rf .device/build-device
 mkdir -p .device
 # CMakeFiles/Export holds the CMake package `cmake --install` copies (the SDK test needs it).

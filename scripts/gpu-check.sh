@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|hello|seeds|multi|split|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|all] [extra kbench run args...]
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
@@ -15,6 +15,19 @@
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
 # for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
+# `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
+# back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
+# `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): issue 28's
+# acceptance. The CUPTI GPU tests; transpose/copy 8192^2 float32's DRAM throughput (--metrics
+# memory) beside Nsight Compute's dram__throughput.avg.pct_of_peak_sustained_elapsed for the same
+# launch (scripts/ncu-compare.sh --dram); transpose/shared against shared_padded's bank conflicts;
+# two plugins with a kernel on a private stream; the default sweep with the fourth clock, without
+# it (--no-cupti) and with --metrics memory. scripts/cupti-acceptance.py then prints the five
+# figures, numbered (also in $OUT/cupti-acceptance.md; it reruns on the folder alone): they go to
+# results/notes/cupti.md and docs/measurement.md's "Issue 28 on an H100".
+# `counters` (not in `all`; several minutes): the families' ladders as hardware counters
+# (scripts/family-counters.sh all), for the ⟨H100⟩ cells of docs/families/*.md's "Why, in
+# counters", and --metrics against Nsight Compute along the transpose ladder.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
 #
@@ -35,6 +48,8 @@ if [ -n "$built_in" ] && [ "$built_in" != "$PWD" ] && [ ! -e "$built_in" ]; then
   mkdir -p "$(dirname "$built_in")" && ln -s "$PWD" "$built_in"
 fi
 kbench=$PWD/build-device/bin/kbench
+# Nsight Compute (`ncu`, `cupti`, `counters`): the toolkit's, where the PATH lacks it.
+command -v ncu >/dev/null || { [ -x /usr/local/cuda/bin/ncu ] && PATH=$PATH:/usr/local/cuda/bin; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" | sort -u)
@@ -225,6 +240,55 @@ PY
   "$kbench" tune --simulate "$out/space.csv" --seeds 20 | tee "$out/tune-simulate.md"
 fi
 
+if [ "$mode" = cupti ]; then
+  echo "== CUPTI: where it is, and its GPU tests"
+  ls -l /usr/local/cuda/lib64/libcupti.so* /usr/local/cuda/extras/CUPTI/lib64/libcupti.so* 2>/dev/null
+  ldconfig -p | grep -E "libcupti|libnvperf" || echo "(not in the ld.so cache: kbench looks in /usr/local/cuda)"
+  build-device/bin/gpu_tests --gtest_filter='CuptiGpu*' 2>&1 | tee "$out/cupti-tests.log" |
+    grep -E "^\[  (PASSED|FAILED) |^\[ +(OK|FAILED|SKIPPED) \]|Failure|Expected|Which is"
+  rm -f "$out"/cupti-*.csv "$out"/cupti-{clock,off,metrics}.md "$out/ncu-dram.md"
+  echo "== transpose/copy 8192^2 float32: --metrics memory, and Nsight Compute on the same launch"
+  "$kbench" run --plugin transpose/copy --sizes 8192 --dtypes float32 --metrics memory \
+    --output "$out/cupti-dram.csv" --run-id cupti-dram "$@" 2>&1 | grep -E "^\| transpose|^kbench: (no CUPTI|--metrics)"
+  if command -v ncu >/dev/null; then
+    KBENCH=$kbench scripts/ncu-compare.sh --dram "transpose/copy float32 8192" | tee "$out/ncu-dram.md"
+  else
+    echo "ncu (Nsight Compute) is not on the PATH nor in /usr/local/cuda/bin: no comparison"
+  fi
+  echo "== transpose/shared and shared_padded 8192^2 float32 32x32: --metrics shared"
+  "$kbench" run --plugin transpose/shared --plugin transpose/shared_padded --sizes 8192 \
+    --dtypes float32 --blocks 32x32 --metrics shared --output "$out/cupti-banks.csv" \
+    --run-id cupti-banks "$@" 2>&1 | grep -E "^\| transpose|^kbench: (no CUPTI|--metrics)"
+  echo "== kernels on a private stream (expected: implausible, the CUPTI stream check named)"
+  "$kbench" run --plugins build-device/tests/plugins/header_only --plugin header_only/own_stream \
+    --sizes 2^16,2^26 --dtypes float32 --output "$out/cupti-private.csv" --run-id cupti-private \
+    "$@" 2>&1 | grep -E "^\| header_only|^kbench: no CUPTI"
+  "$kbench" run --plugins build-device/tests/plugins/cheats/private_stream \
+    --plugin transpose/cheat_private_stream --sizes 2048 --dtypes float32 \
+    --output "$out/cupti-private.csv" --run-id cupti-private "$@" 2>&1 | grep -E "^\| transpose|^kbench: no CUPTI"
+  # The clock's run first: whatever the first sweep pays (files not yet in the page cache) weighs
+  # against the clock, not for it.
+  echo "== the default sweep: with the fourth clock, without it (--no-cupti), and with --metrics memory"
+  for how in clock off metrics; do
+    case $how in clock) flags=() ;; off) flags=(--no-cupti) ;; metrics) flags=(--metrics memory) ;; esac
+    "$kbench" run "${flags[@]}" --output "$out/cupti-sweep.csv" --run-id "cupti-$how" "$@" \
+      >"$out/cupti-$how.md" 2>"$out/cupti-$how.log"
+    echo "$how (exit $?): $(grep -E "cases:" "$out/cupti-$how.md")"
+    grep -E "^kbench: (no CUPTI|--metrics)" "$out/cupti-$how.log"
+  done
+  echo
+  python3 scripts/cupti-acceptance.py "$out" | tee "$out/cupti-acceptance.md"
+fi
+
+if [ "$mode" = counters ]; then
+  echo "== --metrics' DRAM throughput against Nsight Compute's, the same launch"
+  KBENCH=$kbench scripts/ncu-compare.sh --dram "transpose/copy float32 8192" \
+    "transpose/fast float32 8192" "transpose/naive_row float32 8192 32x8" \
+    "transpose/tiled_coarse float32 8192 32x8" | tee "$out/ncu-dram-ladder.md"
+  echo "== the ladders as counters"
+  KBENCH=$kbench OUT=$out scripts/family-counters.sh all "$@" | tee "$out/family-counters.md"
+fi
+
 if [ "$mode" = hello ] || [ "$mode" = all ]; then
   echo "== seed 000's question, answered by hello/record"
   "$kbench" run --case "hello/record none 5 2x2" --case "hello/record none 32 32x32" \
@@ -240,6 +304,30 @@ if [ "$mode" = seeds ] || [ "$mode" = all ]; then
                 presets/seed000-hello.ini; do
     "$kbench" run --config "$preset" --output "$out/seeds.csv" --max-time 0.3 >/dev/null 2>&1
     echo "$preset: exit $?"
+  done
+fi
+
+if [ "$mode" = abi ]; then
+  # A baseline build (KBENCH_BASELINE, default .device/v2: bin/ and lib/ of an earlier commit) and
+  # this build, back to back in one call: their plugins share names, so they cannot share a run,
+  # and their schemas may differ, so each writes its own files.
+  base=${KBENCH_BASELINE:-.device/v2}
+  [ -x "$base/bin/kbench" ] || { echo "no baseline build in $base"; exit 1; }
+  stamp=$(date -u +%Y%m%dT%H%MZ)
+  for build in "baseline:$base/bin/kbench" "this:$kbench"; do
+    name=${build%%:*}; exe=${build#*:}
+    for preset in presets/gpu-check-*.ini; do
+      "$exe" run --config "$preset" --output "$out/abi-$name.csv" --run-id "$name-goals-$stamp" "$@" \
+        2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name $(basename "$preset" .ini): |p"
+    done
+    "$exe" run --config presets/gpu-check-transpose.ini --repetitions 3 --output "$out/abi-$name-rep3.csv" \
+      --run-id "$name-transpose-rep3-$stamp" "$@" 2>>/tmp/kbench-abi.log |
+      sed -n "s|^time: |$name transpose --repetitions 3: |p"
+    start=$(date +%s.%N)
+    "$exe" run --output "$out/abi-$name.csv" --run-id "$name-default-$stamp" "$@" \
+      2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name default: |p"
+    end=$(date +%s.%N)
+    echo "$name default wall: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
   done
 fi
 

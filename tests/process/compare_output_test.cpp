@@ -110,13 +110,49 @@ TEST(CompareOutput, EnergyIsAbsentFromFilesWithoutTheEnergyColumns) {
   EXPECT_EQ(efficiency.output, "kbench: error: no ok row reports efficiency\n");
 }
 
+// `--metric` of a counter of `kbench run --metrics`: each cell the counter of the fastest block,
+// the ratio in the counter's better direction.
+TEST(CompareOutput, ACounterOfTheCountersColumn) {
+  const auto folder = boost::filesystem::temp_directory_path() /
+                      boost::filesystem::unique_path("kbench-compare-%%%%-%%%%");
+  const std::string path = (folder / "results.csv").string();
+  {
+    ResultsStore store(path);
+    Case shared = with({}, "8192", "400"), padded = with({}, "8192", "300");
+    shared.plugin = "transpose/shared";
+    padded.plugin = "transpose/shared_padded";
+    ResultRow row = make_row(shared);
+    row.set("counters", "dram_throughput=60.5;shared_load_bank_conflicts=8388608");
+    store.append(row);
+    row = make_row(padded);
+    row.set("counters", "dram_throughput=80.25;shared_load_bank_conflicts=0");
+    store.append(row);
+  }
+  const auto run = kbtest::kbench({"compare", path, "--by", "plugin", "--metric",
+                                   "dram_throughput", "--baseline", "shared"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("Each cell: the counter dram_throughput (DRAM throughput"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find(" 80.25 (1.33x) |"), std::string::npos) << run.output;
+  const auto conflicts = kbtest::kbench({"compare", path, "--by", "plugin", "--metric",
+                                         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+                                         "--baseline", "shared", "--format", "csv"});
+  ASSERT_EQ(conflicts.exit_code, 0) << conflicts.output;
+  EXPECT_NE(conflicts.output.find("transpose/shared_padded shared_load_bank_conflicts"),
+            std::string::npos)
+      << conflicts.output;
+  boost::filesystem::remove_all(folder);
+}
+
 TEST(CompareOutput, BadInputIsOneLine) {
   const auto run = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output, "kbench: error: cannot read results file '/nonexistent.csv'\n");
   const auto metric = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "gpu", "--metric", "watts"});
-  EXPECT_EQ(metric.output, "kbench: error: unknown --metric 'watts' (time, gbps, gflops, energy or "
-                           "efficiency)\n");
+  EXPECT_EQ(metric.output, "kbench: error: unknown --metric 'watts' (time, gbps, gflops, energy, "
+                           "efficiency, or a counter of kbench run --metrics such as "
+                           "dram_throughput or dram__bytes_read.sum)\n");
   const auto by = kbtest::kbench({"compare", "/nonexistent.csv", "--by", "host"});
   EXPECT_EQ(by.output, "kbench: error: unknown --by 'host' (gpu, device, run or plugin)\n");
 }

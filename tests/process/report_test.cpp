@@ -201,6 +201,43 @@ TEST_F(ReportTest, WithEnergyTheBestCaseSaysWhatItDidPerJoule) {
             "| transpose | H200      | transpose/fast | float32 8192x8192 | -     | 3221 GB/s |   0.767 | 14.00 GB/J |\n");
 }
 
+TEST_F(ReportTest, RowsWithCountersSayWhyInTheFamilysSection) {
+  {
+    kb::ResultsStore store(csv_);
+    // The same cases again, later, measured with --metrics on one H100.
+    const Card h100{"H100", "GPU-a", 3000};
+    kb::ResultRow row = case_row(h100, {"transpose/copy", "float32", "8192x8192", 180, 536870912},
+                                 "2026-01-02T00:00:00Z");
+    row.set("counters", "dram_throughput=91.5;dram_read_bytes=268435456;shared_load_bank_conflicts=0");
+    store.append(row);
+    row = case_row(h100, {"transpose/fast", "float32", "8192x8192", 200, 536870912},
+                   "2026-01-02T00:00:00Z");
+    row.set("counters", "dram_throughput=82.25;dram_read_bytes=268435456;l2_hit_rate=49.5");
+    store.append(row);
+  }
+  const fs::path out = folder_ / "report";
+  const std::string page = (folder_ / "report.html").string();
+  const auto run = kbtest::kbench(
+      {"report", csv_, "-o", out.string(), "--family", "transpose", "--html", page});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string md = read_file(out / "report.md");
+  // The HTML page's details hold the same table.
+  const std::string html = read_file(page);
+  EXPECT_NE(html.find("<th class=\"num\">shared_load_bank_conflicts</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">268435456</td>"), std::string::npos);
+  // And each point's hover its row's counters.
+  EXPECT_NE(html.find("dram_throughput=82.25;dram_read_bytes=268435456;l2_hit_rate=49.5"),
+            std::string::npos);
+  const std::string table = block_from(md, "| dtype   | shape     | GPU model | plugin         | block");
+  EXPECT_EQ(table,
+            "| dtype   | shape     | GPU model | plugin         | block | GB/s | dram_throughput | dram_read_bytes | shared_load_bank_conflicts | l2_hit_rate |\n"
+            "|---------|-----------|-----------|----------------|-------|-----:|----------------:|----------------:|---------------------------:|------------:|\n"
+            "| float32 | 8192x8192 | H100      | transpose/copy | -     | 2983 |           91.50 |       268435456 |                          0 |           — |\n"
+            "| float32 | 8192x8192 | H100      | transpose/fast | -     | 2684 |           82.25 |       268435456 |                          — |       49.50 |\n")
+      << md;
+  EXPECT_NE(md.find("Why: the hardware counters of one launch"), std::string::npos) << md;
+}
+
 TEST_F(ReportTest, WithoutGnuplotWritesTheScriptsAndSaysSoInOneLine) {
   const fs::path out = folder_ / "report";
   const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";

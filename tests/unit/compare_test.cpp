@@ -290,6 +290,61 @@ TEST(Compare, AnUnknownBaselineNamesItAndTheColumns) {
   EXPECT_EQ(comparison.tables[0].baseline, 1u);
 }
 
+// `--metric` of a counter `kbench run --metrics` wrote: its value, the ratio in its better
+// direction, each plugin at its fastest block (the counter says why that one is fast).
+kb::ResultRow with_counters(const Case& c, const std::string& counters) {
+  kb::ResultRow row = make_row(c);
+  row.set("counters", counters);
+  return row;
+}
+
+TEST(Compare, ACounterComparesPluginsAtTheirFastestBlock) {
+  Case shared = with({}, "8192", "400"), padded = with({}, "8192", "300"), padded_slow = padded;
+  shared.plugin = "transpose/shared";
+  padded.plugin = padded_slow.plugin = "transpose/shared_padded";
+  shared.block = padded.block = "32x32";
+  padded_slow.block = "16x16";
+  padded_slow.median_us = "350";
+  const auto rows = records_of(
+      {with_counters(shared, "shared_load_bank_conflicts=8388608;dram_throughput=60.5"),
+       with_counters(padded, "shared_load_bank_conflicts=0;dram_throughput=80.25"),
+       // Fewer conflicts at a slower block: not the one shown.
+       with_counters(padded_slow, "shared_load_bank_conflicts=0;dram_throughput=70")});
+  auto comparison = compare(rows, {CompareBy::plugin, Metric::counter("dram__throughput.avg.pct_of_peak_sustained_elapsed"), "shared"});
+  ASSERT_EQ(comparison.tables.size(), 1u);
+  const PivotTable& table = comparison.tables[0];
+  ASSERT_EQ(table.columns, (std::vector<std::string>{"transpose/shared", "transpose/shared_padded"}));
+  EXPECT_EQ(table.rows[0].cells[1].block, "32x32");
+  EXPECT_DOUBLE_EQ(table.rows[0].cells[1].value, 80.25);
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[1].speedup, 80.25 / 60.5);  // larger is better
+  EXPECT_EQ(table.rows[0].cells[1].noise, 0.0);                      // a counter has no interval
+  // Bank conflicts: smaller is better, and none is a value without a ratio.
+  comparison = compare(rows, {CompareBy::plugin, parse_metric("shared_load_bank_conflicts"), "shared"});
+  const PivotCell& none = comparison.tables[0].rows[0].cells[1];
+  EXPECT_EQ(none.state, PivotCell::State::ok);
+  EXPECT_EQ(none.value, 0.0);
+  EXPECT_FALSE(none.speedup);
+  const std::string markdown = comparison_markdown(comparison);
+  EXPECT_NE(markdown.find("counter shared_load_bank_conflicts"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("smaller is better"), std::string::npos) << markdown;
+}
+
+TEST(Compare, RowsWithoutTheCounterHaveNothingToCompare) {
+  const auto rows = records_of({make_row(with({}, "1024", "100"))});
+  try {
+    compare(rows, {CompareBy::gpu, parse_metric("l2_hit_rate"), ""});
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "no ok row reports l2_hit_rate");
+  }
+  try {
+    parse_metric("l2_hits");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown --metric 'l2_hits'"), std::string::npos);
+  }
+}
+
 TEST(Compare, NaturalOrderSortsNumbersByValue) {
   EXPECT_TRUE(natural_less("512", "2048"));
   EXPECT_TRUE(natural_less("32x8", "32x32"));

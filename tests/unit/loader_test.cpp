@@ -1,6 +1,13 @@
 #include "plugin/loader.hpp"
 #include "support/kbench_process.hpp"
 
+#include "util/short_of_resources.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -80,6 +87,45 @@ TEST(Loader, AMissingExtraFolderIsReported) {
   EXPECT_TRUE(plugin_files({"/nonexistent-default", "/nonexistent-extra"}, failures).empty());
   ASSERT_EQ(failures.size(), 1u);
   EXPECT_EQ(failures[0].file, "/nonexistent-extra");
+}
+
+// With every descriptor in use (a GPU driver holds several before discovery starts), a folder
+// that cannot be listed or a library that cannot be opened is kbench's shortage: it ends the
+// command with that reason, never drops a plugin without a word or blames its file.
+TEST(Loader, ShortOfDescriptorsIsKbenchsOwnTroubleNeverAMissingOrBrokenPlugin) {
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const rlimit few{64, 64};
+    setrlimit(RLIMIT_NOFILE, &few);
+    while (open("/dev/null", O_RDONLY) >= 0) {
+    }
+    int verdict = 0;
+    std::vector<LoadFailure> failures;
+    try {
+      plugin_files({kLoaderDir, kLoaderDir}, failures);
+      verdict |= 1;  // listed nothing, and said nothing
+    } catch (const ShortOfResources& e) {
+      if (std::string(e.what()).find("list the plugin folder " + kLoaderDir) == std::string::npos) {
+        verdict |= 2;
+      }
+    }
+    try {
+      load_plugin(kLoaderDir + "/kbt_abi_version.so");
+      verdict |= 4;
+    } catch (const ShortOfResources& e) {
+      if (std::string(e.what()).find("kbench's own trouble") == std::string::npos) verdict |= 8;
+    } catch (const LoadError&) {
+      verdict |= 16;  // blamed on the file
+    }
+    _exit(verdict);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "1: a folder listed as empty, 2: the folder not named, 4: a library loaded without "
+         "descriptors, 8: not said as kbench's trouble, 16: blamed on the plugin's file";
 }
 
 }  // namespace

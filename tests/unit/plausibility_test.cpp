@@ -195,6 +195,94 @@ TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNoted) {
   EXPECT_NE(verdict.notes[0].find("less than the GPU median"), std::string::npos);
 }
 
+// --- The fourth clock: CUPTI's kernels against the events ------------------------------------
+
+// What CUPTI traces of an honest single-kernel launch on its own stream.
+CaseTimings traced(CaseTimings t) {
+  t.cupti_us = t.median_us * 0.995;
+  t.cupti_busiest_us = t.cupti_us;
+  t.cupti_operations = 1;
+  t.cupti_other_operations = 0;
+  return t;
+}
+
+TEST(Plausibility, KernelsCuptiSawAgreeingWithTheMedianPassWithoutNotes) {
+  const double bytes = 1 << 30;
+  const auto verdict = check_plausibility(traced(agreeing_timings(bytes, 3000)), h100_limits(bytes));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty()) << verdict.notes.front();
+}
+
+TEST(Plausibility, KernelsOnAnotherStreamAloneAreImplausibleWithoutTheCapture) {
+  auto t = traced(agreeing_timings(1 << 26, 3000));
+  t.captured_operations.reset();  // no stream capture: CUPTI alone
+  t.median_us = 2;                // the events timed nothing
+  t.batch_us = 2.5;
+  t.cupti_other_operations = 1;   // its one kernel ran on the plugin's own stream
+  auto verdict = check_plausibility(t, h100_limits(1 << 26));
+  EXPECT_NE(verdict.implausible.find("CUPTI stream check"), std::string::npos) << verdict.implausible;
+  EXPECT_NE(verdict.implausible.find("stream other than the one given"), std::string::npos);
+  // The capture catches it too: both are said.
+  t.captured_operations = 0;
+  verdict = check_plausibility(t, h100_limits(1 << 26));
+  EXPECT_EQ(verdict.implausible.rfind("stream check", 0), 0u) << verdict.implausible;
+  EXPECT_NE(verdict.implausible.find("; CUPTI stream check"), std::string::npos);
+  // A launch that ran nothing on the device at all.
+  t.captured_operations.reset();
+  t.cupti_operations = t.cupti_other_operations = 0;
+  t.cupti_us = t.cupti_busiest_us = 0;
+  verdict = check_plausibility(t, h100_limits(1 << 26));
+  EXPECT_NE(verdict.implausible.find("ran no kernel"), std::string::npos) << verdict.implausible;
+}
+
+TEST(Plausibility, AStreamOfKernelsLongerThanTheEventsIsImplausible) {
+  // A token kernel on the given stream, the real work on a private one the launch never waits for.
+  auto t = traced(agreeing_timings(1 << 26, 3000));
+  t.median_us = 3;
+  t.batch_us = 3.5;
+  t.cupti_operations = 2;
+  t.cupti_other_operations = 1;
+  t.cupti_us = 25;
+  t.cupti_busiest_us = 22;
+  auto verdict = check_plausibility(t, h100_limits(1 << 26));
+  EXPECT_NE(verdict.implausible.find("CUPTI check: one stream ran 22 us"), std::string::npos)
+      << verdict.implausible;
+  // The same work joined back to the given stream: the events wait for it, the median holds it;
+  // two streams side by side sum to more than the median, and that is only noted.
+  t.median_us = 23;
+  t.batch_us = 23.5;
+  t.cupti_us = 40;
+  verdict = check_plausibility(t, h100_limits(1 << 26));
+  EXPECT_EQ(verdict.implausible, "");
+  ASSERT_EQ(verdict.notes.size(), 2u);
+  EXPECT_NE(verdict.notes[0].find("1 of the 2 kernels"), std::string::npos) << verdict.notes[0];
+  EXPECT_NE(verdict.notes[1].find("more than the median"), std::string::npos) << verdict.notes[1];
+}
+
+TEST(Plausibility, KernelsFarShorterThanAHeldMedianAreNoted) {
+  auto t = traced(agreeing_timings(1 << 28, 3000));  // about 90 us
+  t.cupti_us = t.cupti_busiest_us = 0.8 * t.median_us;
+  auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  EXPECT_EQ(verdict.implausible, "");
+  ASSERT_EQ(verdict.notes.size(), 1u);
+  EXPECT_NE(verdict.notes[0].find("less than the median"), std::string::npos) << verdict.notes[0];
+  // Within a kernel's launch gap and 3%: agreement.
+  t.cupti_us = t.cupti_busiest_us = 0.975 * t.median_us - 1.0;
+  EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 28)).notes.empty());
+  // A median that holds the launch latency (timed plain) is not the kernels' time: no note.
+  t.cupti_us = t.cupti_busiest_us = 0.5 * t.median_us;
+  t.held = false;
+  t.batch_us = NAN;
+  EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 28)).notes.empty());
+}
+
+TEST(Plausibility, WithoutTheFourthClockNothingIsJudgedByIt) {
+  auto t = agreeing_timings(1 << 20, 500);  // cupti figures NaN: not traced (no CUPTI)
+  const auto verdict = check_plausibility(t, h100_limits(1 << 20));
+  EXPECT_EQ(verdict.implausible, "");
+  EXPECT_TRUE(verdict.notes.empty());
+}
+
 TEST(PeakRates, HopperFromItsSmCountAndClock) {
   const kb::PeakRates h100 = kb::peak_rates(9, 0, 132, 1980);
   EXPECT_NEAR(h100.fp32, 66908, 1);

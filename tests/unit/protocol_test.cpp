@@ -83,7 +83,11 @@ CaseOutcome every_field_set() {
   o.verification = VerificationFigures{std::numeric_limits<double>::denorm_min(), 1.2e-7,
                                        "sms=132;resident=16"};
   o.device_state = DeviceState{1980, 61, "power cap"};
-  o.phases = PhaseSeconds{0.25, 1.0 / 3.0, 2e-6};
+  o.phases = PhaseSeconds{0.25, 1.0 / 3.0, 2e-6, 0.0123456789, 1.0 / 7.0};
+  o.cupti = CuptiFigures{186.94321987654321, 180.5, 181.25, 2.5, 1.0 / 3.0};
+  o.counters = "dram_throughput=91.2;dram_read_bytes=268435456";
+  o.cupti_unavailable = "CUPTI refuses kernel tracing: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+  o.counters_unavailable = "CUPTI does not know l2_hit_rate on GH100";
   o.kernel_compiler = "nvrtc 13.0 -arch=sm_90 -std=c++17 -DTILE=32, with typedef float T, entry k";
   return o;
 }
@@ -133,6 +137,17 @@ TEST(Protocol, EveryFieldOfAnOutcomeRoundTripsBitForBit) {
   ASSERT_TRUE(got.phases);
   EXPECT_EQ(got.phases->timing, sent.phases->timing);
   EXPECT_EQ(got.phases->verify, sent.phases->verify);
+  EXPECT_EQ(got.phases->cupti, sent.phases->cupti);
+  EXPECT_EQ(got.phases->counters, sent.phases->counters);
+  ASSERT_TRUE(got.cupti);
+  EXPECT_EQ(got.cupti->us, sent.cupti->us);
+  EXPECT_EQ(got.cupti->stream_us, sent.cupti->stream_us);
+  EXPECT_EQ(got.cupti->busiest_us, sent.cupti->busiest_us);
+  EXPECT_EQ(got.cupti->operations, sent.cupti->operations);
+  EXPECT_EQ(got.cupti->other_operations, sent.cupti->other_operations);
+  EXPECT_EQ(got.counters, sent.counters);
+  EXPECT_EQ(got.cupti_unavailable, sent.cupti_unavailable);
+  EXPECT_EQ(got.counters_unavailable, sent.counters_unavailable);
   EXPECT_EQ(got.kernel_compiler, sent.kernel_compiler);
 }
 
@@ -144,7 +159,9 @@ TEST(Protocol, AnOutcomeWithoutMeasurementsStaysWithout) {
   EXPECT_FALSE(got.context_lost);
   EXPECT_FALSE(got.bytes || got.timing || got.samples || got.batch_us || got.host_us ||
                got.captured_operations || got.energy_j || got.launch || got.verification ||
-               got.device_state || got.phases);
+               got.device_state || got.phases || got.cupti);
+  EXPECT_TRUE(got.counters.empty() && got.cupti_unavailable.empty() &&
+              got.counters_unavailable.empty());
   EXPECT_TRUE(got.sample_list.empty());
 }
 
@@ -181,6 +198,8 @@ TEST(Protocol, AMalformedOutcomeIsRefusedNamingTheField) {
   EXPECT_NE(refused("grid", "132x2").find("'grid'"), std::string::npos);
   EXPECT_NE(refused("timing", "fast").find("unknown timing"), std::string::npos);
   EXPECT_NE(refused("sample_list", "1,,2").find("sample"), std::string::npos);
+  EXPECT_NE(refused("cupti_busiest_us", nullptr).find("'cupti_busiest_us'"), std::string::npos);
+  EXPECT_NE(refused("cupti_us", "fast").find("'cupti_us' is not a number"), std::string::npos);
   EXPECT_NE(refused("fatal", "1").find("unknown field 'fatal'"), std::string::npos);
 }
 

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -185,13 +186,13 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   fs::remove(csv);
 }
 
-// The schema before the kernel_* columns (results/h100.csv until issue 27): its rows read as
-// records with no kernel file.
+// The schema before the kernel_* columns (ending at the CUPTI columns): its rows read as records
+// with no kernel file.
 TEST(ResultsStoreRead, TheSchemaBeforeTheKernelColumnsReadsWithoutKernelFiles) {
   const kbtest::TempFolder folder;
   const std::string csv = folder.file("before.csv");
   std::vector<std::string> before(kResultColumns.begin(), kResultColumns.end() - 3);
-  ASSERT_EQ(before.back(), "referee");
+  ASSERT_EQ(before.back(), "counters");
   ResultRow row;
   row.set("run_id", "r1");
   row.set("plugin", "transpose/shared_padded");
@@ -208,6 +209,28 @@ TEST(ResultsStoreRead, TheSchemaBeforeTheKernelColumnsReadsWithoutKernelFiles) {
   EXPECT_EQ(records[0].kernel_file, "");
   EXPECT_EQ(records[0].kernel_sha256, "");
   EXPECT_EQ(records[0].kernel_compiler, "");
+}
+
+// The committed files end at `referee`, written before the CUPTI and kernel_* columns: every row
+// reads, its fourth clock and counters empty, as a run with --no-cupti and without --metrics
+// leaves them, and no kernel file.
+TEST(ResultsStoreRead, TheCommittedFilesFromBeforeTheCuptiColumnsRead) {
+  for (const char* file : {"/results/h100.csv", "/results/h200.csv"}) {
+    const std::string path = std::string(KBENCH_SOURCE_DIR) + file;
+    const auto records = read_records(path);
+    ASSERT_GT(records.size(), 100u) << path;
+    for (const auto& record : records) {
+      EXPECT_FALSE(record.cupti_us) << path;
+      EXPECT_FALSE(record.cupti_kernels) << path;
+      EXPECT_EQ(record.counters, "") << path;
+      EXPECT_EQ(record.kernel_file, "") << path;
+      EXPECT_EQ(record.kernel_sha256, "") << path;
+    }
+    EXPECT_GT(std::count_if(records.begin(), records.end(),
+                            [](const ResultRecord& r) { return r.ok() && r.median_us; }),
+              100)
+        << path;
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "util/statistics.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kb {
 bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held) {
@@ -21,7 +22,8 @@ Pooled pool(std::vector<CardValue> cards) {
   pooled.cards = cards.size();
   pooled.value = summarize(values).median;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
-  pooled.spread = (*high - *low) / pooled.value;
+  // A counter of 0 on every card (no bank conflicts) has no spread.
+  pooled.spread = pooled.value != 0 ? (*high - *low) / pooled.value : (*high > *low ? INFINITY : 0.0);
   // Half the spread: the pooled value sits between the cards, as a median sits inside its
   // confidence interval.
   pooled.noise = std::max(summarize(noises).median, pooled.spread / 2);

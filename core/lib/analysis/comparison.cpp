@@ -48,7 +48,7 @@ std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns
   return std::nullopt;
 }
 
-PivotCell cell_of(const ResultRecord& row, Metric metric) {
+PivotCell cell_of(const ResultRecord& row, const Metric& metric) {
   PivotCell cell;
   cell.status = row.status_text();
   const auto value = metric_value(row, metric);
@@ -62,15 +62,17 @@ PivotCell cell_of(const ResultRecord& row, Metric metric) {
   // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
   // only the spread between cards counts for it.
   const auto& noise = row.noise;
-  const bool timed = metric != Metric::energy && metric != Metric::efficiency;
+  const bool timed = metric != Metric::energy && metric != Metric::efficiency && !metric.is_counter();
   cell.noise = timed && noise && *noise > 0 ? *noise : 0;
+  cell.time_us = row.median_us.value_or(0);
   return cell;
 }
 
 // The latest rows of one case in one column, one per card, as one cell: the median over the cards
 // that passed, else the latest failure.
 PivotCell pooled_cell(const std::vector<ResultRecord>& rows,
-                      const std::map<std::string, std::size_t>& latest_of_card, Metric metric) {
+                      const std::map<std::string, std::size_t>& latest_of_card,
+                      const Metric& metric) {
   std::vector<CardValue> passed;
   std::optional<std::size_t> latest_passed, latest_failed;
   for (const auto& [card, index] : latest_of_card) {
@@ -94,6 +96,7 @@ PivotCell pooled_cell(const std::vector<ResultRecord>& rows,
   cell.spread = pooled.spread;
   cell.cards = pooled.cards;
   cell.source = latest_passed;
+  cell.time_us = rows[*latest_passed].median_us.value_or(0);
   return cell;
 }
 
@@ -101,7 +104,7 @@ PivotCell pooled_cell(const std::vector<ResultRecord>& rows,
 using Grid = std::map<Key, std::map<std::string, PivotCell>, NaturalKeyLess>;
 
 // Against the baseline column, or (ladder) against the column before.
-void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
+void fill_speedups(PivotTable& table, const Metric& metric, bool ladder) {
   table.geomean.assign(table.columns.size(), std::nullopt);
   std::vector<double> log_sum(table.columns.size(), 0);
   std::vector<std::size_t> count(table.columns.size(), 0);
@@ -111,6 +114,8 @@ void fill_speedups(PivotTable& table, Metric metric, bool ladder) {
       const PivotCell& base = row.cells[ladder ? c - 1 : table.baseline];
       PivotCell& cell = row.cells[c];
       if (base.state != PivotCell::State::ok || cell.state != PivotCell::State::ok) continue;
+      // A counter may be 0 (no bank conflicts): no ratio to it.
+      if (!(base.value > 0 && cell.value > 0)) continue;
       cell.speedup = speedup_of(metric, cell.value, base.value);
       // An unknown noise (too few samples to bound the median) marks nothing.
       cell.within_noise = std::isfinite(cell.noise + base.noise) &&
@@ -321,8 +326,10 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
         PivotCell cell = pooled_cell(all_rows, latest_of_card, metric);
         const bool ok = cell.state == PivotCell::State::ok;
         const bool chosen_ok = chosen && chosen->state == PivotCell::State::ok;
-        const bool take = !chosen ||
-                          (ok && (!chosen_ok || better(metric, cell.value, chosen->value))) ||
+        // A counter's block is the fastest one: the counter says why that one is fast.
+        const bool improves = metric.is_counter() ? cell.time_us < chosen->time_us
+                                                  : better(metric, cell.value, chosen->value);
+        const bool take = !chosen || (ok && (!chosen_ok || improves)) ||
                           (!ok && !chosen_ok && is_later(all_rows, *cell.source, *chosen->source));
         if (!take) continue;
         if (request.by == CompareBy::plugin && block != "-") cell.block = block;

@@ -48,7 +48,8 @@ struct PivotCell {
   double spread = 0;               // ok: (max - min) / value over the cards
   std::size_t cards = 0;           // ok: the cards pooled
   std::optional<std::size_t> source;  // index of the latest pooled row (for bytes, flops, peak)
-  std::optional<double> speedup;   // ok, and the baseline ok too: > 1 is better than the baseline
+  double time_us = 0;              // ok: that row's median time (a counter's block is chosen by it)
+  std::optional<double> speedup;   // ok, and the baseline ok too (both positive): > 1 is better
   bool within_noise = false;       // |speedup - 1| <= the two cells' noise together
 };
 

@@ -56,9 +56,21 @@ struct DeviceState {
   std::string throttle;  // clock-slowdown reasons, "" when none
 };
 
-// Where the case's wall time went in the worker, in seconds (the sweep's closing line).
+// What CUPTI's activity tracing saw of one more batch of launches, per launch (the fourth clock,
+// measure/cupti_clock.hpp): device time and operations (kernels, copies, memsets).
+struct CuptiFigures {
+  double us = 0;               // every stream of the context (`cupti_us`)
+  double stream_us = 0;        // the stream the launch was given
+  double busiest_us = 0;       // the stream with the most
+  double operations = 0;       // every stream (`cupti_kernels`)
+  double other_operations = 0;  // on another stream than the one given
+};
+
+// Where the case's wall time went in the worker, in seconds (the sweep's closing line). `cupti`
+// and `counters` (the fourth clock, --metrics) are parts of `timing`.
 struct PhaseSeconds {
   double setup = 0, timing = 0, verify = 0;
+  double cupti = 0, counters = 0;
 };
 
 struct CaseOutcome {
@@ -82,6 +94,11 @@ struct CaseOutcome {
   // answer shows as a gap between the two.
   std::optional<double> poisoned_us, single_us;
   std::optional<double> power_w, energy_j;       // --energy-window
+  std::optional<CuptiFigures> cupti;             // the fourth clock, where CUPTI traced
+  std::string counters;  // --metrics: "label=value;..." (device/counters.hpp), "" when none
+  // Why CUPTI added nothing to this case, one line each, for the run to say once (not the row's
+  // message): the clock's and the counters'.
+  std::string cupti_unavailable, counters_unavailable;
 
   std::optional<LaunchShape> launch;
   std::optional<VerificationFigures> verification;

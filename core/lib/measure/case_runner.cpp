@@ -10,6 +10,7 @@
 #include <kbench/support/error.hpp>
 #include <kbench/support/random.hpp>
 
+#include <cuda_profiler_api.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
@@ -46,6 +47,11 @@ constexpr double kClockReadSeconds = 0.01;
 // with the kernel before) is a small part of each sample.
 constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
+
+// The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
+// the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a launch of 500 us or more.
+constexpr double kCuptiBatchUs = 500;
+constexpr int kCuptiMaxLaunches = 64;
 
 // verify said KB_OK, but its own figures say otherwise: passed = 0, a NaN error, or an error over
 // the tolerance it names. Empty when they agree.
@@ -122,6 +128,11 @@ CaseRunner::CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, i
   if (holds_stream()) blocker_ = std::make_unique<BlockingKernel>();
   monitor_ = std::make_unique<GpuMonitor>(device_uuid(device));
   if (options_.cold) flush_ = std::make_unique<L2Flush>(device);
+  // A profiler attached (--profile under Nsight Compute) wants the launches to itself.
+  if (!options_.profile && options_.cupti_clock) cupti_clock_ = std::make_unique<CuptiClock>();
+  if (!options_.profile && !options_.counters.empty()) {
+    counters_ = std::make_unique<CounterProfiler>(device, options_.counters);
+  }
 }
 
 CaseRunner::~CaseRunner() {
@@ -258,8 +269,9 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
-    const int index = static_cast<int>(sampling.samples.size());
-    if (const auto at = std::find(checked.begin(), checked.end(), index); at != checked.end()) {
+    const std::size_t index = sampling.samples.size();
+    if (const auto at = std::find(checked.begin(), checked.end(), static_cast<int>(index));
+        at != checked.end()) {
       checked.erase(at);
       if (const kb_status s =
               checked_sample(test, launch, sampling.held, message, sampling, failure)) {
@@ -267,30 +279,37 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       }
       if (failure.status != KB_OK) return KB_OK;
     }
-    double us = 0;
-    bool hold_timed_out = false;
-    nvtxRangePushA(range.c_str());
-    const kb_status status =
-        timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
-                       hold_timed_out);
-    nvtxRangePop();
-    if (status != KB_OK) return status;
-    if (hold_timed_out) {
-      // The launch waited for the device while the stream was held, so the sample holds the
-      // blocking kernel's timeout: void, taken again. Twice in a row means the launch always
-      // waits; this case alone is then timed without the hold, and its row says so.
-      if (++void_in_a_row == kVoidSamplesBeforeUnheld) {
-        sampling.held = false;
-        sampling.note = "timed without latency hiding: the launch waited for the device while "
-                        "the stream was held (" +
-                        std::to_string(kVoidSamplesBeforeUnheld) + " samples in a row)";
+    // A slow launch's checked sample was this round's sample.
+    if (sampling.samples.size() == index) {
+      double us = 0;
+      bool hold_timed_out = false;
+      nvtxRangePushA(range.c_str());
+      // --profile: the one launch is also the profiler's range (Nsight Compute's --replay-mode
+      // range with --profile-from-start off: what scripts/ncu-compare.sh holds --metrics against).
+      if (options_.profile && cuda()) cudaProfilerStart();
+      const kb_status status =
+          timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
+                         hold_timed_out);
+      if (options_.profile && cuda()) cudaProfilerStop();
+      nvtxRangePop();
+      if (status != KB_OK) return status;
+      if (hold_timed_out) {
+        // The launch waited for the device while the stream was held, so the sample holds the
+        // blocking kernel's timeout: void, taken again. Twice in a row means the launch always
+        // waits; this case alone is then timed without the hold, and its row says so.
+        if (++void_in_a_row == kVoidSamplesBeforeUnheld) {
+          sampling.held = false;
+          sampling.note = "timed without latency hiding: the launch waited for the device while "
+                          "the stream was held (" +
+                          std::to_string(kVoidSamplesBeforeUnheld) + " samples in a row)";
+        }
+        continue;
       }
-      continue;
-    }
-    void_in_a_row = 0;
-    sampling.samples.push_back(us);
-    if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
-      checked.resize(1);
+      void_in_a_row = 0;
+      sampling.samples.push_back(us);
+      if (sampling.samples.size() == 1 && us >= kSlowLaunchUs && checked.size() > 1) {
+        checked.resize(1);
+      }
     }
     read_clock();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
@@ -413,6 +432,43 @@ kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb
   return KB_OK;
 }
 
+kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
+                                    kb_message& message, CaseOutcome& result) {
+  if (cupti_clock_) {
+    const auto start = Clock::now();
+    const int launches = static_cast<int>(
+        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
+                   static_cast<double>(kCuptiMaxLaunches)));
+    std::optional<CuptiTiming> traced;
+    if (const kb_status s =
+            cupti_clock_->trace(launch, stream_, launches, flush_.get(), message, traced)) {
+      return s;
+    }
+    if (traced) {
+      result.cupti = CuptiFigures{traced->launch_us, traced->stream_us, traced->busiest_us,
+                                  traced->operations, traced->other_operations};
+    } else {
+      result.cupti_unavailable = cupti_clock_->why_not();
+    }
+    result.phases->cupti += seconds_since(start);
+  }
+  if (counters_) {
+    const auto start = Clock::now();
+    std::optional<CounterReading> reading;
+    if (const kb_status s = counters_->collect(launch, stream_, flush_.get(), message, reading)) {
+      return s;
+    }
+    if (reading) {
+      result.counters = counters_text(reading->values);
+      result.counters_unavailable = counters_->refused();
+    } else {
+      result.counters_unavailable = counters_->why_not();
+    }
+    result.phases->counters += seconds_since(start);
+  }
+  return KB_OK;
+}
+
 void CaseRunner::read_device_state(const Sampling& sampling, CaseOutcome& result,
                                    std::string& note) {
   if (!monitor_) return;
@@ -486,6 +542,9 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   Sampling sampling;
   sampling.slow = warm_up_us >= kSlowLaunchUs;
   Failure failure;
+  // A slow case may take its checked sample alone: the warm-up's output is then the other launch
+  // on the same inputs that the checked one must match bit for bit.
+  if (sampling.slow) same_output(*test, sampling, failure);
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
   // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its
   // public seed (secret_seed()).
@@ -502,6 +561,9 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
                                        : TimingMethod::plain;
     result.sample_launches = sampling.launches;
     if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
+      return finish(status, "launch");
+    }
+    if (cuda() && (status = cupti_figures(launch, stats.median, message, result)) != KB_OK) {
       return finish(status, "launch");
     }
     read_device_state(sampling, result, note);

@@ -9,7 +9,9 @@
 #include "device/gpu_monitor.hpp"
 #include "measure/blocking_kernel.hpp"
 #include "measure/case_under_test.hpp"
+#include "measure/counter_profiler.hpp"
 #include "measure/cuda_timer.hpp"
+#include "measure/cupti_clock.hpp"
 #include "measure/l2_flush.hpp"
 #include "measure/launch.hpp"
 #include "measure/timing_options.hpp"
@@ -93,6 +95,10 @@ class CaseRunner {
   kb_status self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
                         CaseOutcome& result, std::string& note);
   void read_device_state(const Sampling& sampling, CaseOutcome& result, std::string& note);
+  // What CUPTI adds, after the self-checks: the fourth clock's traced batch, and with --metrics
+  // the counters of one more launch (a launch per pass).
+  kb_status cupti_figures(const LaunchOnce& launch, double median_us, kb_message& message,
+                          CaseOutcome& result);
 
   const KernelPlugin& plugin_;
   const KernelFamily* family_;
@@ -102,6 +108,8 @@ class CaseRunner {
   std::unique_ptr<BlockingKernel> blocker_;
   std::unique_ptr<GpuMonitor> monitor_;
   std::unique_ptr<L2Flush> flush_;
+  std::unique_ptr<CuptiClock> cupti_clock_;
+  std::unique_ptr<CounterProfiler> counters_;
 };
 
 }  // namespace kb

@@ -19,6 +19,7 @@ class L2Flush {
 
   static std::size_t bytes(int device);
   void flush(cudaStream_t stream);
+  std::size_t size() const { return size_; }  // the bytes each flush writes (one memset)
 
  private:
   void* buffer_ = nullptr;

@@ -33,6 +33,12 @@ constexpr double kHostImpossible = 10.0;
 constexpr double kGapPerKernelUs = 1.0;
 constexpr double kAgreement = 0.03;
 constexpr double kTimerResolutionUs = 0.5;
+// The fourth clock. One stream runs its kernels one after the other, so the events around a launch
+// that waits for its work (joined back to the given stream) last at least as long as the busiest
+// stream's kernels: over 1.5 times the median and 5 us, the events missed work. (Not the sum over
+// the streams: a launch may run streams side by side.)
+constexpr double kCuptiImpossible = 1.5;
+constexpr double kCuptiSlackUs = 5.0;
 
 std::string format(const char* pattern, double a, double b = 0, double c = 0) {
   char text[256];
@@ -46,6 +52,10 @@ PlausibilityVerdict check_plausibility(const CaseTimings& t, const CaseLimits& l
   PlausibilityVerdict verdict;
   const auto fail = [&](std::string why) {
     if (verdict.implausible.empty()) verdict.implausible = std::move(why);
+  };
+  // The fourth clock's failures are told beside another check's: each catches the cheat alone.
+  const auto fail_too = [&](const std::string& why) {
+    verdict.implausible += (verdict.implausible.empty() ? "" : "; ") + why;
   };
 
   if (t.captured_operations && *t.captured_operations == 0) {
@@ -113,12 +123,51 @@ PlausibilityVerdict check_plausibility(const CaseTimings& t, const CaseLimits& l
     }
     // Back to back, the GPU waits for whichever is slower: the kernels, or the host enqueueing.
     const double paced = std::max(t.median_us, std::isnan(t.enqueue_us) ? 0.0 : t.enqueue_us);
-    const double expected = paced + std::max(1, t.kernels) * kGapPerKernelUs;
+    // The kernels the plugin says a launch enqueues, or those CUPTI saw where it saw more.
+    const double kernels = std::max({1.0, static_cast<double>(t.kernels),
+                                     std::isnan(t.cupti_operations) ? 0.0 : t.cupti_operations});
+    const double expected = paced + kernels * kGapPerKernelUs;
     if (t.batch_us > (1 + kAgreement) * expected + kTimerResolutionUs) {
       verdict.notes.push_back(format(
           "self-check: back to back a launch took %.4g us, more than the median %.4g us and "
           "launch overhead explain",
           t.batch_us, t.median_us));
+    }
+  }
+  if (t.cupti_operations >= 0 && t.median_us > 0) {
+    const bool none_here = t.cupti_operations == 0 || t.cupti_other_operations >= t.cupti_operations;
+    if (none_here) {
+      fail_too(t.cupti_operations == 0
+                   ? std::string("CUPTI stream check: a traced launch ran no kernel, copy or "
+                                 "memset on the device")
+                   : format("CUPTI stream check: the %.3g kernels, copies and memsets of a launch "
+                            "ran on a stream other than the one given, which the events do not "
+                            "see",
+                            t.cupti_operations));
+    } else if (t.cupti_busiest_us > kCuptiImpossible * t.median_us + kCuptiSlackUs) {
+      fail_too(format("CUPTI check: one stream ran %.4g us of kernels per launch, the events "
+                      "timed %.4g us: work the launch did not wait for",
+                      t.cupti_busiest_us, t.median_us));
+    }
+    if (!none_here && t.cupti_other_operations > 0) {
+      verdict.notes.push_back(format(
+          "CUPTI: %.3g of the %.3g kernels, copies and memsets of a launch ran on a stream other "
+          "than the one given (timed only where the launch waits for them)",
+          t.cupti_other_operations, t.cupti_operations));
+    }
+    const double gaps = std::max(1.0, t.cupti_operations) * kGapPerKernelUs;
+    if (t.cupti_us > (1 + kAgreement) * t.median_us + kTimerResolutionUs &&
+        t.cupti_busiest_us <= kCuptiImpossible * t.median_us + kCuptiSlackUs) {
+      verdict.notes.push_back(format(
+          "CUPTI: the device ran %.4g us per launch, more than the median %.4g us (streams side "
+          "by side?)",
+          t.cupti_us, t.median_us));
+    } else if (t.held && !none_here &&
+               t.cupti_us < (1 - kAgreement) * t.median_us - gaps - kTimerResolutionUs) {
+      verdict.notes.push_back(format(
+          "CUPTI: the device ran %.4g us per launch, %.2g%% less than the median: the samples "
+          "hold more than the kernels (gaps between them, work the device waits for)",
+          t.cupti_us, 100 * (1 - t.cupti_us / t.median_us)));
     }
   }
   if (t.host_us > 0 && t.median_us > 0 &&

@@ -1,6 +1,7 @@
 // The checks a timed case passes before its row may say `ok`. A figure no device can produce (a
 // bandwidth above the memory's, a FLOP/s above the peak of the plugin's math, a GPU time that
-// explains only a fraction of the host's wall time, a launch that put no work on its stream)
+// explains only a fraction of the host's wall time, a launch that put no work on its stream, or
+// kernels CUPTI saw run longer, or elsewhere, than the events could have timed)
 // makes the row `implausible`; timings of one case that disagree with each other beyond what
 // launch overhead explains give the row a note. Pure functions over numbers, so each rule is
 // tested on synthetic figures.
@@ -26,6 +27,15 @@ struct CaseTimings {
   // The least one-launch sample with the outputs poisoned just before, and without.
   double poisoned_us = NAN;
   double single_us = NAN;
+  // The samples hid the launch latency (`timing` = held): the median is the kernels' time.
+  bool held = true;
+  // The fourth clock (CUPTI's trace of one more batch, per launch; NaN: not traced): the device
+  // time of the kernels, copies and memsets on every stream, on the busiest stream, and how many
+  // ran, and how many of them on a stream other than the one given.
+  double cupti_us = NAN;
+  double cupti_busiest_us = NAN;
+  double cupti_operations = NAN;
+  double cupti_other_operations = NAN;
 };
 
 // What one launch claims to do, and what the device can do at most.

@@ -2,6 +2,7 @@
 
 #include "case/case_spec.hpp"
 #include "util/plugin_text.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/filesystem/operations.hpp>
@@ -181,6 +182,7 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const L
                        error);
   if (error) {
     const std::string detail = dlopen_diagnostic(file);
+    if (names_resource_shortage(detail)) throw ShortOfResources("load " + file, detail);
     throw LoadError("not a loadable shared library (" + (detail.empty() ? error.message() : detail) +
                     ")");
   }
@@ -212,6 +214,14 @@ std::vector<std::string> plugin_files(const std::vector<std::string>& dirs,
     std::vector<std::string> files;
     for (fs::directory_iterator it(dirs[i], error), end; !error && it != end; it.increment(error)) {
       if (it->path().extension() == ".so") files.push_back(it->path().string());
+    }
+    // A folder read in part would drop plugins without a word.
+    if (error && is_resource_shortage(error.value())) {
+      throw ShortOfResources("list the plugin folder " + dirs[i], error.message());
+    }
+    if (error) {
+      failures.push_back({dirs[i], "cannot be listed: " + error.message()});
+      continue;
     }
     std::sort(files.begin(), files.end());
     all.insert(all.end(), files.begin(), files.end());

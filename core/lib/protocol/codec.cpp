@@ -101,6 +101,16 @@ Record encode_outcome(const CaseOutcome& o) {
     if (o.*member) r[key] = exact_text(*(o.*member));
   }
   if (o.captured_operations) r["captured_ops"] = std::to_string(*o.captured_operations);
+  if (o.cupti) {
+    r["cupti_us"] = exact_text(o.cupti->us);
+    r["cupti_stream_us"] = exact_text(o.cupti->stream_us);
+    r["cupti_busiest_us"] = exact_text(o.cupti->busiest_us);
+    r["cupti_operations"] = exact_text(o.cupti->operations);
+    r["cupti_other_operations"] = exact_text(o.cupti->other_operations);
+  }
+  if (!o.counters.empty()) r["counters"] = o.counters;
+  if (!o.cupti_unavailable.empty()) r["cupti_unavailable"] = o.cupti_unavailable;
+  if (!o.counters_unavailable.empty()) r["counters_unavailable"] = o.counters_unavailable;
   if (o.launch) {
     r["grid"] = numbers_text(o.launch->grid);
     r["launched_block"] = numbers_text(o.launch->block);
@@ -120,6 +130,8 @@ Record encode_outcome(const CaseOutcome& o) {
     r["setup_s"] = exact_text(o.phases->setup);
     r["timing_s"] = exact_text(o.phases->timing);
     r["verify_s"] = exact_text(o.phases->verify);
+    r["cupti_s"] = exact_text(o.phases->cupti);
+    r["counters_s"] = exact_text(o.phases->counters);
   }
   return r;
 }
@@ -158,6 +170,14 @@ CaseOutcome decode_outcome(const Record& record) {
   if (in.has("sample_list")) o.sample_list = in.numbers("sample_list");
   for (const auto& [key, member] : kOptionalNumbers) o.*member = in.optional_number(key);
   if (in.has("captured_ops")) o.captured_operations = in.integer("captured_ops");
+  if (in.has("cupti_us")) {
+    o.cupti = CuptiFigures{in.number("cupti_us"), in.number("cupti_stream_us"),
+                           in.number("cupti_busiest_us"), in.number("cupti_operations"),
+                           in.number("cupti_other_operations")};
+  }
+  if (in.has("counters")) o.counters = in.text("counters");
+  if (in.has("cupti_unavailable")) o.cupti_unavailable = in.text("cupti_unavailable");
+  if (in.has("counters_unavailable")) o.counters_unavailable = in.text("counters_unavailable");
   if (in.has("grid")) {
     LaunchShape launch;
     launch.grid = dims(in, "grid");
@@ -175,7 +195,8 @@ CaseOutcome decode_outcome(const Record& record) {
                                  in.text("throttle")};
   }
   if (in.has("setup_s")) {
-    o.phases = PhaseSeconds{in.number("setup_s"), in.number("timing_s"), in.number("verify_s")};
+    o.phases = PhaseSeconds{in.number("setup_s"), in.number("timing_s"), in.number("verify_s"),
+                            in.number("cupti_s"), in.number("counters_s")};
   }
   in.expect_all_read();
   return o;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace kb {
 namespace {
@@ -45,6 +46,10 @@ PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record&
       if (status == Received::record && answer.kind == "step") {
         step = answer.fields["name"];
         continue;
+      }
+      // kbench ran short (descriptors, memory) while loading: no file is to blame.
+      if (status == Received::record && answer.kind == "short") {
+        throw std::runtime_error(field(answer.fields, "reason"));
       }
       if (status == Received::record) return answer;
       if (status == Received::out_of_step) {

@@ -1,6 +1,7 @@
 #include "protocol/worker_process.hpp"
 
 #include "protocol/sequence.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -29,8 +30,7 @@ std::string describe_exit(int wait_status) {
 WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
   // What fails here is kbench's (its descriptors or processes ran out), and says so.
   const auto cannot_start = [&](const std::string& why) {
-    return std::runtime_error("kbench cannot start a " + args[1] + " process (" + why +
-                              "): kbench's own trouble, not a plugin's (its limits: ulimit -n, ulimit -u)");
+    return ShortOfResources("start a " + args[1] + " process", why);
   };
   int cases[2], results[2];
   if (pipe2(cases, O_CLOEXEC) != 0) throw cannot_start("pipe: " + std::string(strerror(errno)));

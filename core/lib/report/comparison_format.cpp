@@ -134,7 +134,7 @@ std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
                                   : std::string("the baseline ") + dimension(comparison.by);
-  std::string text = std::string("Each cell: the ") + metric_unit(comparison.metric) +
+  std::string text = "Each cell: the " + metric_unit(comparison.metric) +
                      " of the case's latest row, and in parentheses the speed-up vs " + against +
                      " (> 1 = better; ~ = inside the measured noise). " + kMissing +
                      " = no row; a status = the case did not pass.";

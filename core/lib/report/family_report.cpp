@@ -1,12 +1,15 @@
 #include "report/family_report.hpp"
 
+#include "device/counters.hpp"
 #include "report/comparison_format.hpp"
 #include "report/gnuplot.hpp"
 #include "report/plot_stem.hpp"
 #include "util/markdown_table.hpp"
+#include "util/number_text.hpp"
 #include "util/natural_order.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -128,6 +131,58 @@ std::string latency_table(const std::vector<Case>& cases, const PivotTable& tabl
   return out.str();
 }
 
+// Rows measured with `kbench run --metrics`: every plugin's counters at its best block, beside its
+// headline figure, so the table says why one plugin is faster than another.
+std::string counters_table(const std::vector<Case>& cases, const PivotTable& table,
+                           const FamilyView& view, const LeadingColumns& columns,
+                           const std::vector<ResultRecord>& rows) {
+  std::vector<std::string> labels;  // every counter the family's rows hold, in first-seen order
+  const auto counters_of = [&](const PivotCell& cell) {
+    return cell.state == PivotCell::State::ok && cell.source
+               ? parse_counters_text(rows[*cell.source].counters)
+               : std::vector<std::pair<std::string, double>>{};
+  };
+  for (const Case& c : cases) {
+    for (const PivotCell& cell : c.row->cells) {
+      for (const auto& [label, value] : counters_of(cell)) {
+        if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+      }
+    }
+  }
+  if (labels.empty()) return "";
+  auto header = columns.header();
+  std::vector<Align> alignment(header.size() + 2, Align::left);
+  header.insert(header.end(), {"plugin", "block", view.unit});
+  header.insert(header.end(), labels.begin(), labels.end());
+  alignment.resize(header.size(), Align::right);
+  MarkdownTable out(header, alignment);
+  for (const Case& c : cases) {
+    for (std::size_t p = 0; p < table.columns.size(); ++p) {
+      const PivotCell& cell = c.row->cells[p];
+      const auto values = counters_of(cell);
+      if (values.empty()) continue;
+      auto line = columns.cells(c);
+      line.push_back(table.columns[p]);
+      line.push_back(cell.block.empty() ? "-" : cell.block);
+      line.push_back(format_measure(cell.value));
+      for (const auto& label : labels) {
+        const auto found = std::find_if(values.begin(), values.end(),
+                                        [&](const auto& v) { return v.first == label; });
+        // Counts whole (bytes, conflicts, instructions), rates as the other figures.
+        const bool whole = found != values.end() && found->second == std::floor(found->second) &&
+                           std::abs(found->second) < 1e15;
+        line.push_back(found == values.end() ? "—"
+                       : whole              ? fixed_text(found->second, 0)
+                                            : format_measure(found->second));
+      }
+      out.add_row(std::move(line));
+    }
+  }
+  return "\nWhy: the hardware counters of one launch of each plugin at its best block (`kbench run "
+         "--metrics`, the `counters` column; docs/measurement.md names each).\n\n" +
+         out.str();
+}
+
 }  // namespace
 
 FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows) {
@@ -200,6 +255,8 @@ std::string family_section(const std::string& family, const FamilyView& view,
           "refereed (`referee` column).\n";
   }
   md += kernel_files_markdown(comparison.kernel_files);
+
+  md += counters_table(cases, table, view, columns, rows);
 
   // A plugin's colour is the same in every panel and PNG; the plugins with the most cases (the
   // goal sweeps' sizes) take the first colours, so that they are never the ones that repeat.

@@ -66,7 +66,9 @@ json points_json(const std::map<std::string, std::vector<ResultRecord>>& familie
         text["kbench_version"].push_back(source.kbench_version);
         text["timestamp_utc"].push_back(source.timestamp_utc);
         text["throttle"].push_back(source.throttle);
+        text["counters"].push_back(source.counters);
         numbers["median_us"].push_back(source.median_us);
+        numbers["cupti_us"].push_back(source.cupti_us);
         numbers["sm_clock_mhz"].push_back(source.sm_clock_mhz);
         numbers["temperature_c"].push_back(source.temperature_c);
         numbers["energy_j"].push_back(source.energy_j);

@@ -96,6 +96,9 @@ ResultRecord record_of(const ResultRow& row) {
   r.gflop_per_j = measured("gflop_per_j");
   r.peak = text("peak");
   r.metrics = text("metrics");
+  r.cupti_us = measured("cupti_us");
+  r.cupti_kernels = measured("cupti_kernels");
+  r.counters = text("counters");
   return r;
 }
 

@@ -45,6 +45,10 @@ struct ResultRecord {
   std::string kernel_file, kernel_sha256, kernel_compiler;
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
+  // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters
+  // ("label=value;...", device/counters.hpp).
+  std::optional<double> cupti_us, cupti_kernels;
+  std::string counters;
 
   bool ok() const { return status == CaseStatus::ok; }
   // The status as its row names it.

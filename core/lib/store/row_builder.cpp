@@ -1,5 +1,6 @@
 #include "store/row_builder.hpp"
 
+#include "device/counters.hpp"
 #include "device/peak_rates.hpp"
 #include "measure/plausibility.hpp"
 #include "plugin/kernel_manifest.hpp"
@@ -136,6 +137,11 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   }
   row.set("energy_j", significant(outcome.energy_j));
   row.set("power_w", significant(outcome.power_w));
+  if (const auto& cupti = outcome.cupti) {
+    row.set("cupti_us", significant_text(cupti->us));
+    row.set("cupti_kernels", significant_text(cupti->operations, 4));
+  }
+  row.set("counters", outcome.counters);
 
   const double seconds = outcome.samples ? outcome.samples->median_us * 1e-6 : NAN;
   const double bytes = outcome.bytes.value_or(NAN);
@@ -180,6 +186,13 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   timings.single_us = outcome.single_us.value_or(NAN);
   if (outcome.captured_operations && *outcome.captured_operations >= 0) {
     timings.captured_operations = outcome.captured_operations;
+  }
+  timings.held = outcome.timing == TimingMethod::held;
+  if (const auto& cupti = outcome.cupti) {
+    timings.cupti_us = cupti->us;
+    timings.cupti_busiest_us = cupti->busiest_us;
+    timings.cupti_operations = cupti->operations;
+    timings.cupti_other_operations = cupti->other_operations;
   }
   CaseLimits limits;
   limits.bytes = std::max(bytes, 0.0);

@@ -210,11 +210,13 @@
         const rows = [
           [unit, `<b>${fmt(P.value[i])}</b>` + (P.cards[i] > 1 ? ` (median of ${P.cards[i]} cards, spread ${fmt(100 * P.spread[i])}%)` : "")],
           ["block", esc(blockText(i))], ["time", fmt(P.median_us[i]) + " µs"],
+          ["CUPTI", P.cupti_us[i] != null ? fmt(P.cupti_us[i]) + " µs of kernels" : null],
           ["noise", P.noise[i] != null ? "±" + fmt(100 * P.noise[i]) + "%" : null],
           ["run", esc(P.run_id[i])], ["when", esc(P.timestamp_utc[i])], ["kbench", esc(P.kbench_version[i])],
           ["SM clock", P.sm_clock_mhz[i] != null ? fmt(P.sm_clock_mhz[i]) + " MHz" + (P.temperature_c[i] != null ? `, ${fmt(P.temperature_c[i])} °C` : "") : null],
           ["throttle", P.throttle[i] ? esc(P.throttle[i]) : null],
-          ["energy", P.energy_j[i] != null ? fmt(P.energy_j[i]) + " J per launch" + (P.power_w[i] != null ? ` at ${fmt(P.power_w[i])} W` : "") : null]];
+          ["energy", P.energy_j[i] != null ? fmt(P.energy_j[i]) + " J per launch" + (P.power_w[i] != null ? ` at ${fmt(P.power_w[i])} W` : "") : null],
+          ["counters", P.counters[i] ? esc(P.counters[i].split(";").join(" · ")) : null]];
         let text = `<b>${esc(P.plugin[i])}</b> ${esc(caseText(P.dtype[i], P.op[i], P.shape[i]))} on ${esc(P.model[i])}` + tipTable(rows);
         if (others && others.length > 1) {
           text += `<div class="note">${others.length} blocks: ` + others.slice().sort((a, b) => (better(P.value[a], P.value[b]) ? -1 : 1))
