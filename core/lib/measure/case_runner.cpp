@@ -531,6 +531,13 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   // behind the blocking kernel.
   double warm_up_us = 0;
   if (!options_.profile) {
+    // Poisoned first, as every launch whose output is compared: a family may record an output
+    // only from its poison on (hello's transcript), and the warm-up's output can be the one a
+    // slow case's checked sample is held to (below).
+    if ((status = test->poison(stream_, message)) != KB_OK) return finish(status, "poison");
+    if (cuda() && (status = from_cuda(cudaStreamSynchronize(stream_), message, "poison")) != KB_OK) {
+      return finish(status, "poison");
+    }
     const auto warm_up = Clock::now();
     if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
     if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) != KB_OK) {
