@@ -346,7 +346,8 @@ TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed
 }
 
 // Files of other kbench versions: rows read (missing columns empty, extra ones left out), but an
-// append is refused, naming the file and the first differing column.
+// append is refused: an older kbench's file naming the columns it lacks and the command that adds
+// them, a newer one's the first differing column.
 TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
   std::vector<std::string> older(kResultColumns.begin(), kResultColumns.end() - 1);
   std::vector<std::string> newer(kResultColumns.begin(), kResultColumns.end());
@@ -360,8 +361,8 @@ TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].get("run_id"), "r1");
     EXPECT_EQ(rows[0].get("plugin"), "testing/good");
-    expect_refused(path_, header == older ? "it ends after " +
-                                                std::to_string(kResultColumnCount - 1) + " columns"
+    expect_refused(path_, header == older ? "' was written by an older kbench (it lacks column "
+                                            "counters); `kbench upgrade " + path_ + "` adds it"
                                           : "column 31 is 'a_future_column'");
   }
 }
