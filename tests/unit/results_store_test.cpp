@@ -186,8 +186,9 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   fs::remove(csv);
 }
 
-// The committed files end at `referee`, written before the CUPTI columns: every row reads, its
-// fourth clock and counters empty, as a run with --no-cupti and without --metrics leaves them.
+// The committed files' rows were written before the CUPTI columns (and upgraded with `kbench
+// upgrade`, those cells empty): every row reads, its fourth clock and counters empty, as a run
+// with --no-cupti and without --metrics leaves them.
 TEST(ResultsStoreRead, TheCommittedFilesFromBeforeTheCuptiColumnsRead) {
   for (const char* file : {"/results/h100.csv", "/results/h200.csv"}) {
     const std::string path = std::string(KBENCH_SOURCE_DIR) + file;
