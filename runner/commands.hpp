@@ -15,5 +15,6 @@ int worker_command(const std::vector<std::string>& args);
 int probe_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int new_plugin_command(const std::vector<std::string>& args);
+int upgrade_command(const std::vector<std::string>& args);
 
 }  // namespace kb

@@ -49,6 +49,7 @@ constexpr const char* kUsage =
     "  tune     search a plugin's blocks and parameters for each shape's fastest configuration\n"
     "  compare  the medians of the same cases side by side across GPUs, runs or plugins\n"
     "  report   a markdown report with PNG plots (gnuplot) from results CSV files\n"
+    "  upgrade  add this kbench's new columns to results files an older kbench wrote\n"
     "  validate check a plugin file: ABI, metadata, and a small verified case of each dtype\n"
     "  new-plugin  write a plugin project that builds out of tree against an installed kbench\n"
     "\n"
@@ -64,6 +65,7 @@ int command_of(const std::string& command, const std::vector<std::string>& args)
   if (command == "probe") return kb::probe_command(args);
   if (command == "validate") return kb::validate_command(args);
   if (command == "new-plugin") return kb::new_plugin_command(args);
+  if (command == "upgrade") return kb::upgrade_command(args);
   if (command == "--help" || command == "-h" || command == "help") {
     std::cout << kUsage;
     return 0;

@@ -211,9 +211,9 @@ TEST(ResultsStoreRead, TheSchemaBeforeTheKernelColumnsReadsWithoutKernelFiles) {
   EXPECT_EQ(records[0].kernel_compiler, "");
 }
 
-// The committed files end at `referee`, written before the CUPTI and kernel_* columns: every row
-// reads, its fourth clock and counters empty, as a run with --no-cupti and without --metrics
-// leaves them, and no kernel file.
+// The committed files' rows were written before the CUPTI and kernel_* columns (and upgraded with
+// `kbench upgrade`, those cells empty): every row reads, its fourth clock and counters empty, as a
+// run with --no-cupti and without --metrics leaves them, and no kernel file.
 TEST(ResultsStoreRead, TheCommittedFilesFromBeforeTheCuptiColumnsRead) {
   for (const char* file : {"/results/h100.csv", "/results/h200.csv"}) {
     const std::string path = std::string(KBENCH_SOURCE_DIR) + file;
@@ -374,7 +374,8 @@ TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed
 }
 
 // Files of other kbench versions: rows read (missing columns empty, extra ones left out), but an
-// append is refused, naming the file and the first differing column.
+// append is refused: an older kbench's file naming the columns it lacks and the command that adds
+// them, a newer one's the first differing column.
 TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
   std::vector<std::string> older(kResultColumns.begin(), kResultColumns.end() - 1);
   std::vector<std::string> newer(kResultColumns.begin(), kResultColumns.end());
@@ -388,8 +389,8 @@ TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].get("run_id"), "r1");
     EXPECT_EQ(rows[0].get("plugin"), "testing/good");
-    expect_refused(path_, header == older ? "it ends after " +
-                                                std::to_string(kResultColumnCount - 1) + " columns"
+    expect_refused(path_, header == older ? "' was written by an older kbench (it lacks column "
+                                            "counters); `kbench upgrade " + path_ + "` adds it"
                                           : "column 31 is 'a_future_column'");
   }
 }

@@ -27,4 +27,13 @@ bool lock_byte(int fd, off_t byte, bool wait) {
 
 void unlock_byte(int fd, off_t byte) { lock(fd, byte, F_UNLCK, F_OFD_SETLK); }
 
+bool range_locked(int fd, off_t first, off_t length) {
+  struct flock range {};
+  range.l_type = F_WRLCK;  // conflicts with any lock another open file holds there
+  range.l_whence = SEEK_SET;
+  range.l_start = first;
+  range.l_len = length;
+  return ::fcntl(fd, F_OFD_GETLK, &range) == 0 && range.l_type != F_UNLCK;
+}
+
 }  // namespace kb

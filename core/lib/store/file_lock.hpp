@@ -16,10 +16,14 @@ namespace kb {
 inline constexpr off_t kAppendLockByte = off_t{1} << 61;
 // Where the run locks start: one byte per run id and shard, below 2^40 bytes further.
 inline constexpr off_t kRunLockBase = off_t{1} << 62;
+inline constexpr off_t kRunLockSpan = off_t{1} << 40;
 
 // Locks one byte of `fd` for writing: waits for it when `wait`, else returns false at once when
 // another open file holds it. Any other failure sets errno and returns false too.
 bool lock_byte(int fd, off_t byte, bool wait);
 void unlock_byte(int fd, off_t byte);
+// Whether another open file holds a lock on any of the `length` bytes from `first`; false also
+// when the system cannot say (errno set).
+bool range_locked(int fd, off_t first, off_t length);
 
 }  // namespace kb

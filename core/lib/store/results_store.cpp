@@ -22,8 +22,7 @@ std::vector<std::string> result_header() {
 
 std::string header_line() { return csv_line(result_header()); }
 
-ResultsStore::ResultsStore(std::string path)
-    : file_(std::move(path), result_header(), "results file") {}
+ResultsStore::ResultsStore(std::string path) : file_(std::move(path), results_schema()) {}
 
 void ResultsStore::append(const ResultRow& row) { file_.append(csv_line(row.cells())); }
 

@@ -17,7 +17,7 @@ namespace {
 off_t slot_of(const std::string& key) {
   std::uint64_t hash = 14695981039346656037ull;
   for (unsigned char ch : key) hash = (hash ^ ch) * 1099511628211ull;
-  return static_cast<off_t>(hash & ((std::uint64_t{1} << 40) - 1));
+  return static_cast<off_t>(hash & static_cast<std::uint64_t>(kRunLockSpan - 1));
 }
 
 }  // namespace

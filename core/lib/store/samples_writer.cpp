@@ -7,18 +7,8 @@
 #include <cstdio>
 
 namespace kb {
-namespace {
 
-std::vector<std::string> samples_header() {
-  auto header = kSampleCase.names();
-  header.insert(header.end(), {"sample", "us"});
-  return header;
-}
-
-}  // namespace
-
-SamplesWriter::SamplesWriter(std::string path)
-    : file_(std::move(path), samples_header(), "samples file") {}
+SamplesWriter::SamplesWriter(std::string path) : file_(std::move(path), samples_schema()) {}
 
 SharedCsvFile::Span SamplesWriter::append(const ResultRow& row,
                                           const std::vector<double>& samples) {

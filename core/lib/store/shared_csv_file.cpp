@@ -4,6 +4,7 @@
 #include "util/csv.hpp"
 #include "util/input_error.hpp"
 #include "util/output_file.hpp"
+#include "util/shell_word.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -74,24 +75,6 @@ std::string read_first_line(int fd) {
   }
 }
 
-std::string first_difference(const std::string& found, const std::vector<std::string>& expected) {
-  std::vector<std::string> got;
-  for (std::size_t start = 0; start <= found.size();) {
-    const auto end = std::min(found.find(',', start), found.size());
-    got.push_back(found.substr(start, end - start));
-    start = end + 1;
-  }
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (i >= got.size()) return "it ends after " + std::to_string(i) + " columns";
-    if (got[i] != expected[i]) {
-      return "column " + std::to_string(i + 1) + " is '" + got[i] + "', expected '" + expected[i] +
-             "'";
-    }
-  }
-  return "it has " + std::to_string(got.size()) + " columns, expected " +
-         std::to_string(expected.size());
-}
-
 }  // namespace
 
 std::string complete_lines(const std::string& content, std::string* fragment) {
@@ -107,12 +90,49 @@ std::string complete_lines(const std::string& content, std::string* fragment) {
   return content.substr(0, keep);
 }
 
-SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, std::string what)
-    : path_(std::move(path)), what_(std::move(what)), header_line_(csv_line(header)),
-      header_(std::move(header)) {
+SharedCsvFile::SharedCsvFile(std::string path, FileSchema schema)
+    : path_(std::move(path)), what_(schema.what), header_line_(csv_line(schema.header)),
+      schema_(std::move(schema)) {
   const auto parent = boost::filesystem::path(path_).parent_path();
   boost::system::error_code ignored;
   if (!parent.empty()) boost::filesystem::create_directories(parent, ignored);
+  // `kbench upgrade` replaces the file by rename while holding the old one's lock: a run that
+  // waited for that lock opens the upgraded file. (A bound, against a path replaced forever.)
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (open_and_check()) return;
+  }
+  throw InputError(what_ + " '" + path_ +
+                   "' was replaced again and again while kbench opened it");
+}
+
+SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, std::string what)
+    : SharedCsvFile(std::move(path), FileSchema{std::move(what), std::move(header), {}, 0}) {}
+
+// Called with the lock held: repairs an incomplete last line, then writes the header into an
+// empty file or checks the one there.
+void SharedCsvFile::check_header() {
+  repair_incomplete_line();
+  if (file_size(fd_) == 0) {
+    write_or_undo(header_line_);
+    return;
+  }
+  const std::string found = read_first_line(fd_);
+  if (found + "\n" == header_line_) return;
+  const HeaderVerdict verdict = judge_header(schema_, header_names(found));
+  if (verdict.age == HeaderVerdict::Age::older) {
+    const bool one = verdict.missing.size() == 1;
+    throw InputError(what_ + " '" + path_ + "' was written by an older kbench (it lacks " +
+                     (one ? "column " : "columns ") + name_list(verdict.missing) +
+                     "); `kbench upgrade " + shell_word(path_) + "` adds " +
+                     (one ? "it" : "them"));
+  }
+  throw InputError(what_ + " '" + path_ + "' has a different header (" + verdict.difference +
+                   "); write to another file or move this one away");
+}
+
+// Opens the file, takes its lock and checks it; false (and closed) when the path named another
+// file by the time the lock was held.
+bool SharedCsvFile::open_and_check() {
   fd_ = ::open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
   // A full disk can refuse the file's creation already: that is exit 4, not bad input.
   if (fd_ < 0) throw_file_error("open", what_, path_, errno);
@@ -124,19 +144,25 @@ SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, 
     }
     device_ = info.st_dev;
     inode_ = info.st_ino;
-    AppendLock lock(fd_);
-    repair_incomplete_line();
-    if (file_size(fd_) == 0) {
-      write_or_undo(header_line_);
-    } else if (const std::string found = read_first_line(fd_); found + "\n" != header_line_) {
-      throw InputError(what_ + " '" + path_ + "' has a different header (" +
-                       first_difference(found, header_) +
-                       "); write to another file or move this one away");
+    bool same_file = false;
+    {
+      AppendLock lock(fd_);
+      struct stat now {};
+      same_file = ::stat(path_.c_str(), &now) == 0 && now.st_dev == device_ &&
+                  now.st_ino == inode_;
+      if (same_file) check_header();
+    }
+    if (!same_file) {
+      ::close(fd_);
+      fd_ = -1;
+      return false;
     }
   } catch (...) {
-    ::close(fd_);
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
     throw;
   }
+  return true;
 }
 
 SharedCsvFile::~SharedCsvFile() {

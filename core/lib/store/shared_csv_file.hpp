@@ -5,9 +5,11 @@
 // before anything is added: the incomplete last line is moved to FILE.fragments and reported,
 // never merged with a new row; a last line that is a whole row lacking only its newline gets it.
 // Before each append the path must still name the file opened: one replaced or removed under the
-// run stops it (WriteError), rather than its rows going to a file no one will read.
+// run stops it (WriteError), rather than its rows going to a file no one will read. A file an
+// older kbench wrote (store/file_schema.hpp) is refused with the command that upgrades it.
 #pragma once
 
+#include "store/file_schema.hpp"
 #include "util/write_error.hpp"
 
 #include <sys/types.h>
@@ -20,11 +22,15 @@ namespace kb {
 
 class SharedCsvFile {
  public:
-  // Opens or creates `path` (and its folder), repairs an incomplete last line, writes `header`
-  // when the file is empty and otherwise checks it. InputError: the path is not a regular file,
-  // cannot be opened, or has another header (the message names the file and the first differing
-  // column). WriteError: the header or the repair could not be written. `what` names the file in
-  // messages ("results file").
+  // Opens or creates `path` (and its folder), repairs an incomplete last line, writes the schema's
+  // header when the file is empty and otherwise checks it. InputError: the path is not a regular
+  // file, cannot be opened, or has another header: an older kbench's (the message names the
+  // columns it lacks and `kbench upgrade FILE`), or any other (the message names the file and the
+  // first differing column). WriteError: the header or the repair could not be written. A file
+  // replaced while this waited for its lock (`kbench upgrade` renames the upgraded copy over it)
+  // is opened again.
+  SharedCsvFile(std::string path, FileSchema schema);
+  // A file of `header` alone, no older one known; `what` names it in messages ("test file").
   SharedCsvFile(std::string path, std::vector<std::string> header, std::string what);
   ~SharedCsvFile();
   SharedCsvFile(const SharedCsvFile&) = delete;
@@ -45,8 +51,10 @@ class SharedCsvFile {
   void repair_incomplete_line();
   void check_still_the_file() const;
   Span write_or_undo(const std::string& text);
+  bool open_and_check();
+  void check_header();
   std::string path_, what_, header_line_;
-  std::vector<std::string> header_;
+  FileSchema schema_;
   int fd_ = -1;
   dev_t device_ = 0;  // the file opened, to tell it from one put in its place
   ino_t inode_ = 0;
