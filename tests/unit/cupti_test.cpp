@@ -98,6 +98,23 @@ TEST(CountersCell, RoundTripsCountsWholeAndRatiosToSixDigits) {
   EXPECT_EQ(parse_counters_text("a=1;junk;b=x;=3;c=2").size(), 2u);
 }
 
+// The H100's copy of 8192^2 floats: the profiler said 61.9% (of its range, idle time included);
+// its 535 MB over the kernel's 177.3 us are 90% of 3352 GB/s.
+TEST(CountersCell, DramThroughputIsTheBytesOverTheKernelsTime) {
+  std::vector<std::pair<std::string, double>> values = {
+      {"dram_throughput", 61.883}, {"dram_read_bytes", 268455424}, {"dram_write_bytes", 266721536}};
+  set_dram_throughput(values, 177.301, 3352.3);
+  EXPECT_NEAR(values[0].second, 90.05, 0.05);
+  // Without the bytes, a time or a bandwidth: the profiler's figure, as it was.
+  std::vector<std::pair<std::string, double>> alone = {{"dram_throughput", 61.883}};
+  set_dram_throughput(alone, 177.301, 3352.3);
+  EXPECT_EQ(alone[0].second, 61.883);
+  std::vector<std::pair<std::string, double>> untimed = {
+      {"dram_throughput", 61.883}, {"dram_read_bytes", 1}, {"dram_write_bytes", 1}};
+  set_dram_throughput(untimed, 0, 3352.3);
+  EXPECT_EQ(untimed[0].second, 61.883);
+}
+
 TEST(CountersCell, WhichWayIsBetter) {
   EXPECT_FALSE(counter_smaller_is_better("dram_throughput"));
   EXPECT_FALSE(counter_smaller_is_better("l2_hit_rate"));

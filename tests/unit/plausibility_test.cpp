@@ -266,8 +266,8 @@ TEST(Plausibility, KernelsFarShorterThanAHeldMedianAreNoted) {
   EXPECT_EQ(verdict.implausible, "");
   ASSERT_EQ(verdict.notes.size(), 1u);
   EXPECT_NE(verdict.notes[0].find("less than the median"), std::string::npos) << verdict.notes[0];
-  // Within a kernel's launch gap and 3%: agreement.
-  t.cupti_us = t.cupti_busiest_us = 0.975 * t.median_us - 1.0;
+  // Within a kernel's launch gap and 10% (the batch's spread beside the samples): agreement.
+  t.cupti_us = t.cupti_busiest_us = 0.92 * t.median_us - 1.0;
   EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 28)).notes.empty());
   // A median that holds the launch latency (timed plain) is not the kernels' time: no note.
   t.cupti_us = t.cupti_busiest_us = 0.5 * t.median_us;

@@ -60,7 +60,8 @@ std::string known_words() {
 const std::vector<NamedCounter>& named_counters() {
   static const std::vector<NamedCounter> counters = {
       {"dram_throughput", "dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", false,
-       "DRAM throughput, % of its peak over the launch (Nsight Compute's Memory Throughput)"},
+       "DRAM throughput, % of the theoretical bandwidth over the kernels' time (with "
+       "dram_read_bytes and dram_write_bytes; else the profiler's, over the profiled range)"},
       {"dram_read_bytes", "dram__bytes_read.sum", "bytes", true, "bytes read from DRAM"},
       {"dram_write_bytes", "dram__bytes_write.sum", "bytes", true, "bytes written to DRAM"},
       {"l2_hit_rate", "lts__t_sector_hit_rate.pct", "%", false, "L2 sector hit rate"},
@@ -133,6 +134,12 @@ std::vector<Counter> parse_counter_list(const std::string& list) {
       for (const char* label : set->labels) add(label, find_named(label)->name);
     } else if (const NamedCounter* named = find_named(word)) {
       add(named->label, named->name);
+      // Its percentage is taken over the kernels' time from these (set_dram_throughput).
+      if (word == "dram_throughput") {
+        for (const char* bytes : {"dram_read_bytes", "dram_write_bytes"}) {
+          add(bytes, find_named(bytes)->name);
+        }
+      }
     } else if (metric_name_syntax(word)) {
       add(word, word);
     } else {
@@ -150,6 +157,18 @@ std::string counters_text(const std::vector<std::pair<std::string, double>>& val
             (whole ? fixed_text(value, 0) : significant_text(value));
   }
   return text;
+}
+
+void set_dram_throughput(std::vector<std::pair<std::string, double>>& values, double kernel_us,
+                         double dram_gbps) {
+  const auto find = [&](const char* label) {
+    return std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == label; });
+  };
+  const auto throughput = find("dram_throughput"), read = find("dram_read_bytes"),
+             written = find("dram_write_bytes");
+  if (throughput == values.end() || read == values.end() || written == values.end()) return;
+  if (!(kernel_us > 0) || !(dram_gbps > 0)) return;
+  throughput->second = 100 * (read->second + written->second) / (kernel_us * 1e3) / dram_gbps;
 }
 
 std::vector<std::pair<std::string, double>> parse_counters_text(const std::string& text) {

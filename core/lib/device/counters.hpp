@@ -44,6 +44,12 @@ std::vector<Counter> parse_counter_list(const std::string& list);
 
 // The `counters` cell: "label=value;label=value". Counts print whole, ratios to six digits.
 std::string counters_text(const std::vector<std::pair<std::string, double>>& values);
+
+// dram_throughput, where it was asked for with the DRAM bytes: the bytes read and written over
+// the kernels' time (kernel_us), as a percentage of the theoretical bandwidth (dram_gbps). Left
+// as the profiler gave it when a figure is missing.
+void set_dram_throughput(std::vector<std::pair<std::string, double>>& values, double kernel_us,
+                         double dram_gbps);
 // Back: the pairs a cell holds, those that parse (an empty or odd cell is none).
 std::vector<std::pair<std::string, double>> parse_counters_text(const std::string& text);
 // One counter of a cell, by its label or (for a short name) by its metric name.

@@ -110,6 +110,7 @@ class CaseRunner {
   std::unique_ptr<L2Flush> flush_;
   std::unique_ptr<CuptiClock> cupti_clock_;
   std::unique_ptr<CounterProfiler> counters_;
+  double dram_gbps_ = 0;  // the device's theoretical DRAM bandwidth, for dram_throughput
 };
 
 }  // namespace kb

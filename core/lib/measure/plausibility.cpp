@@ -38,6 +38,10 @@ constexpr double kTimerResolutionUs = 0.5;
 // stream's kernels: over 1.5 times the median and 5 us, the events missed work. (Not the sum over
 // the streams: a launch may run streams side by side.)
 constexpr double kCuptiImpossible = 1.5;
+// The fourth clock's kernels run in a batch of their own, outside the samples: on an H100 honest
+// single-kernel rows of the default sweep came within -7% and +5% of the held median (2026-11-25),
+// so a note needs more than that.
+constexpr double kCuptiAgreement = 0.10;
 constexpr double kCuptiSlackUs = 5.0;
 
 std::string format(const char* pattern, double a, double b = 0, double c = 0) {
@@ -156,14 +160,14 @@ PlausibilityVerdict check_plausibility(const CaseTimings& t, const CaseLimits& l
           t.cupti_other_operations, t.cupti_operations));
     }
     const double gaps = std::max(1.0, t.cupti_operations) * kGapPerKernelUs;
-    if (t.cupti_us > (1 + kAgreement) * t.median_us + kTimerResolutionUs &&
+    if (t.cupti_us > (1 + kCuptiAgreement) * t.median_us + kTimerResolutionUs &&
         t.cupti_busiest_us <= kCuptiImpossible * t.median_us + kCuptiSlackUs) {
       verdict.notes.push_back(format(
           "CUPTI: the device ran %.4g us per launch, more than the median %.4g us (streams side "
           "by side?)",
           t.cupti_us, t.median_us));
     } else if (t.held && !none_here &&
-               t.cupti_us < (1 - kAgreement) * t.median_us - gaps - kTimerResolutionUs) {
+               t.cupti_us < (1 - kCuptiAgreement) * t.median_us - gaps - kTimerResolutionUs) {
       verdict.notes.push_back(format(
           "CUPTI: the device ran %.4g us per launch, %.2g%% less than the median: the samples "
           "hold more than the kernels (gaps between them, work the device waits for)",
