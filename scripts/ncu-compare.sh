@@ -12,9 +12,11 @@
 #
 # The launch Nsight Compute profiles is kbench's --profile launch, the one between
 # cudaProfilerStart and cudaProfilerStop (--profile-from-start off): never the runner's own
-# kernels (bandwidth probes, the blocking kernel). --dram profiles it as one range
-# (--replay-mode range), as kbench's --metrics does: a copy (transpose/copy's cudaMemcpyAsync)
-# is no kernel, and a launch may hold several. The profiled run's workers run outside the plugin
+# kernels (bandwidth probes, the blocking kernel). --dram profiles its kernels one by one
+# (--replay-mode kernel): kbench's dram_throughput is the DRAM bytes over the kernels' own time,
+# and a range's percentage is of the range's elapsed time, the wait before its kernel included
+# (H100, transpose/fast 8192^2: 33% of a range, 85.7% of its kernel). A copy (transpose/copy's
+# cudaMemcpyAsync) is no kernel: Nsight Compute has no figure for it. The profiled run's workers run outside the plugin
 # sandbox (KBENCH_SANDBOX=off, as validate does under the compute sanitizer): the injected
 # profiler reaches into them (docs/nothing-lost.md).
 set -uo pipefail
@@ -86,7 +88,7 @@ for spec in "$@"; do
     kb_pct=$(counter "$counters" dram_throughput)
     kb_bytes=$(awk -v r="$(counter "$counters" dram_read_bytes)" -v w="$(counter "$counters" dram_write_bytes)" \
                    'BEGIN { if (r != "" && w != "") printf "%.0f", r + w }')
-    KBENCH_SANDBOX=off ncu --target-processes all --profile-from-start off --replay-mode range \
+    KBENCH_SANDBOX=off ncu --target-processes all --profile-from-start off --replay-mode kernel \
         --cache-control "$cache" --clock-control none --print-units base --csv \
         --metrics dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum \
         "$kbench" "${args[@]}" --profile --output "$work/profiled.csv" >"$work/ncu.csv" 2>/dev/null
