@@ -68,6 +68,17 @@ std::string joined(const Names& fields) {
   return text;
 }
 
+// The columns after the first `kept` of today's header, as `upgrade` names them ("a, b, c").
+std::string added_after(std::size_t kept) {
+  const Names& header = kb::results_schema().header;
+  std::string text;
+  for (std::size_t i = kept; i < header.size(); ++i) text += (text.empty() ? "" : ", ") + header[i];
+  return text;
+}
+
+// The last three columns, which the older file of the tests below lacks.
+const std::size_t kOlderColumns = kb::kResultColumnCount - 3;
+
 // The files in a folder, by name: nothing left behind (no temporary copy) where none should be.
 std::set<std::string> files_in(const fs::path& folder) {
   std::set<std::string> names;
@@ -84,8 +95,8 @@ class Upgrade : public ::testing::Test {
             "--sizes", sizes, "--dtypes", "int32", "--min-samples", "1", "--max-time", "0.001"};
   }
 
-  // A results file as the kbench before the CUPTI columns wrote it: a real run's rows, less
-  // cupti_us, cupti_kernels and counters (empty for a host plugin), and a row whose quoted message
+  // A results file as the kbench before the last three columns wrote it: a real run's rows, less
+  // those three (empty for a host plugin), and a row whose quoted message
   // holds a comma, doubled quotes and a line break written as kbench writes one (\n).
   std::string older_results_file(const std::string& name) {
     const std::string path = folder_.file(name);
@@ -95,7 +106,8 @@ class Upgrade : public ::testing::Test {
     for (const auto& record : records_of(read_file(path))) {
       Names fields = raw_fields(record);
       EXPECT_EQ(fields.size(), kb::kResultColumnCount);
-      const Names last_three = older.empty() ? Names{"cupti_us", "cupti_kernels", "counters"}
+      const Names& header = kb::results_schema().header;
+      const Names last_three = older.empty() ? Names(header.begin() + kOlderColumns, header.end())
                                              : Names{"", "", ""};
       EXPECT_EQ(Names(fields.end() - 3, fields.end()), last_three) << record;
       fields.resize(fields.size() - 3);
@@ -121,7 +133,7 @@ TEST_F(Upgrade, AnOlderResultsFileTakesTheNewColumnsAndThenARunsRows) {
   auto run = kbench(sweep("40"), path);
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("kbench: error: results file '" + path + "' was written by an older "
-                            "kbench (it lacks columns cupti_us, cupti_kernels, counters); `kbench "
+                            "kbench (it lacks columns " + added_after(kOlderColumns) + "); `kbench "
                             "upgrade " + path + "` adds them\n"),
             std::string::npos)
       << run.output;
@@ -129,8 +141,8 @@ TEST_F(Upgrade, AnOlderResultsFileTakesTheNewColumnsAndThenARunsRows) {
 
   run = kbench({"upgrade", path});
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output, "upgraded " + path + ": added columns cupti_us, cupti_kernels, counters "
-                        "(4 rows)\n");
+  EXPECT_EQ(run.output, "upgraded " + path + ": added columns " + added_after(kOlderColumns) +
+                        " (4 rows)\n");
   const std::string after = read_file(path);
   const Names old_records = records_of(before), new_records = records_of(after);
   ASSERT_EQ(new_records.size(), old_records.size());
@@ -163,9 +175,10 @@ TEST_F(Upgrade, AQuotedCellHoldingALineBreakKeepsItsBytes) {
   { std::ofstream(path, std::ios::binary) << text; }
   const auto run = kbench({"upgrade", path});
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  EXPECT_EQ(run.output, "upgraded " + path + ": added columns cupti_us, cupti_kernels, counters "
-                        "(2 rows)\n");
-  EXPECT_EQ(read_file(path), kb::header_line() + joined(row) + ",,,\n" + joined(row) + ",,,\n");
+  EXPECT_EQ(run.output, "upgraded " + path + ": added columns " + added_after(60) + " (2 rows)\n");
+  const std::string new_cells(header.size() - 60, ',');
+  EXPECT_EQ(read_file(path),
+            kb::header_line() + joined(row) + new_cells + "\n" + joined(row) + new_cells + "\n");
 
   // Cut inside such a cell, after its first line break (the record starts on line 8: each row
   // above spans three): the whole record is the fragment, both of its lines, not only the part
@@ -180,7 +193,8 @@ TEST_F(Upgrade, AQuotedCellHoldingALineBreakKeepsItsBytes) {
             std::string::npos)
       << again.output;
   EXPECT_EQ(read_file(path + ".fragments"), torn + "\n");
-  EXPECT_EQ(read_file(path), kb::header_line() + joined(row) + ",,,\n" + joined(row) + ",,,\n");
+  EXPECT_EQ(read_file(path),
+            kb::header_line() + joined(row) + new_cells + "\n" + joined(row) + new_cells + "\n");
 }
 
 // Headers of before the results header grew only at the end had columns inserted mid-way: every
@@ -255,8 +269,9 @@ TEST_F(Upgrade, AHeaderNoKbenchWroteIsRefusedAndTheFileLeftAsItIs) {
                                               "'kbench_version', expected 'host'"},
       {"unknown.csv", joined(unknown) + "\n" + std::string(59, ',') + "\n",
        "against a results file's header: column 41 is 'host_time', expected 'host_us'"},
-      {"newer.csv", joined(newer) + "\n", "against a results file's header: it has 64 columns, "
-                                          "expected 63"},
+      {"newer.csv", joined(newer) + "\n", "against a results file's header: it has " +
+                                              std::to_string(newer.size()) + " columns, expected " +
+                                              std::to_string(header.size())},
       {"samples.csv", "run_id,gpu_uuid,device,plugin,dtype,op,shape,block,repetition,sample,us\n",
        "against a samples file's header: column 9 is 'repetition', expected 'params'"},
   };
@@ -307,8 +322,8 @@ TEST_F(Upgrade, ATornLastLineIsMovedAsideAsARunMovesItAndAWholeOneKept) {
                             " bytes to '" + path + ".fragments'\n"),
             std::string::npos)
       << run.output;
-  EXPECT_NE(run.output.find("upgraded " + path + ": added columns cupti_us, cupti_kernels, "
-                            "counters (4 rows)\n"),
+  EXPECT_NE(run.output.find("upgraded " + path + ": added columns " + added_after(kOlderColumns) +
+                            " (4 rows)\n"),
             std::string::npos);
   EXPECT_EQ(read_file(path + ".fragments"), torn + "\n");
   std::string expected = kb::header_line();
@@ -344,8 +359,8 @@ TEST_F(Upgrade, WaitsForAnAppendInProgressAndRefusesAFileARunIsWriting) {
     ::close(fd);
     ASSERT_EQ(::waitpid(pid, &status, 0), pid);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(log);
-    EXPECT_EQ(read_file(log), "upgraded " + path + ": added columns cupti_us, cupti_kernels, "
-                              "counters (4 rows)\n");
+    EXPECT_EQ(read_file(log), "upgraded " + path + ": added columns " +
+                              added_after(kOlderColumns) + " (4 rows)\n");
     fs::remove(log);
   }
   const std::string older = folder_.file("older.csv");

@@ -29,36 +29,34 @@ FileSchema make_results_schema() {
   FileSchema schema;
   schema.what = "results file";
   schema.header.assign(kResultColumns.begin(), kResultColumns.end());
-  const auto& now = schema.header;
+  // Every header before them ended at `referee`: the columns after it (the fourth clock, the
+  // kernel files, and whatever comes next) have only ever been added at the end.
+  const auto referee = std::find(schema.header.begin(), schema.header.end(), "referee");
+  const std::vector<std::string> then(schema.header.begin(), referee + 1);
   // Each header a kbench wrote before the results header grew only at the end, oldest first, with
   // the commit that wrote it first (`git log -p -- core/lib/store/result_schema.hpp
   // core/src/result_schema.hpp runner/results_store.cpp`); results/archive holds files of two.
   schema.earlier = {
       // ac08eee, 2026-11-21: the first runner (44 columns).
-      without(now, {"params", "repetition", "timing", "sample_launches", "batch_us", "host_us",
-                    "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w",
-                    "gb_per_j", "gflop_per_j", "read_gbps", "l2_gbps", "referee", "cupti_us",
-                    "cupti_kernels", "counters"}),
+      without(then, {"params", "repetition", "timing", "sample_launches", "batch_us", "host_us",
+                     "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w",
+                     "gb_per_j", "gflop_per_j", "read_gbps", "l2_gbps", "referee"}),
       // a0d6087, 2026-11-22: cold cache, batch timing, NVML clocks (48).
-      without(now, {"params", "repetition", "timing", "sample_launches", "host_us", "energy_j",
-                    "power_w", "gb_per_j", "gflop_per_j", "read_gbps", "l2_gbps", "referee",
-                    "cupti_us", "cupti_kernels", "counters"}),
+      without(then, {"params", "repetition", "timing", "sample_launches", "host_us", "energy_j",
+                     "power_w", "gb_per_j", "gflop_per_j", "read_gbps", "l2_gbps", "referee"}),
       // 1c05374, 2026-11-23: fair timing, the timing column (50).
-      without(now, {"params", "repetition", "sample_launches", "energy_j", "power_w", "gb_per_j",
-                    "gflop_per_j", "read_gbps", "l2_gbps", "referee", "cupti_us",
-                    "cupti_kernels", "counters"}),
+      without(then, {"params", "repetition", "sample_launches", "energy_j", "power_w", "gb_per_j",
+                     "gflop_per_j", "read_gbps", "l2_gbps", "referee"}),
       // 19be144, 2026-11-23: held samples of several launches (51).
-      without(now, {"params", "repetition", "energy_j", "power_w", "gb_per_j", "gflop_per_j",
-                    "read_gbps", "l2_gbps", "referee", "cupti_us", "cupti_kernels", "counters"}),
+      without(then, {"params", "repetition", "energy_j", "power_w", "gb_per_j", "gflop_per_j",
+                     "read_gbps", "l2_gbps", "referee"}),
       // 312dad4, 2026-11-23: energy per case (55).
-      without(now, {"params", "repetition", "read_gbps", "l2_gbps", "referee", "cupti_us",
-                    "cupti_kernels", "counters"}),
+      without(then, {"params", "repetition", "read_gbps", "l2_gbps", "referee"}),
       // 2233785, 2026-11-23: --repetitions (56).
-      without(now, {"params", "read_gbps", "l2_gbps", "referee", "cupti_us", "cupti_kernels",
-                    "counters"}),
+      without(then, {"params", "read_gbps", "l2_gbps", "referee"}),
       // 46b9f90, 2026-11-25: ABI version 3, the referee column (58); read_gbps and l2_gbps went
       // in before it.
-      without(now, {"read_gbps", "l2_gbps", "cupti_us", "cupti_kernels", "counters"}),
+      without(then, {"read_gbps", "l2_gbps"}),
   };
   // 35b1445, 2026-11-23 (ABI version 2, params: 57 columns) wrote the first header that is a
   // prefix of today's; 099f5b0 (read_gbps, l2_gbps, referee: 60) the next.
