@@ -99,6 +99,25 @@ TEST(KernelManifest, TheSeedsTileReadsFromItsComment) {
   EXPECT_FALSE(part.flags & KB_FLAG_OWN_LAUNCH_SHAPE);
 }
 
+// A manifest of its own beside the kernel is part of the kernel's version: the hash covers both,
+// so an edited launch (grid, block, shared memory) is a new version as an edited kernel is.
+TEST(KernelManifest, AManifestBesideTheKernelIsInItsHash) {
+  const kbtest::TempFolder dir;
+  const std::string tile = kbtest::read_file(example("transpose_tile.cu"));
+  const std::size_t open = tile.find("/* kbench"), close = tile.find("*/", open);
+  const std::string json = tile.substr(open + 9, close - open - 9);
+  const std::string file = write(dir.path() / "k.cu", tile.substr(close + 2));
+  write(dir.path() / "k.cu.json", json);
+  const KernelManifest m = bound(file, transpose_family());
+  EXPECT_EQ(m.manifest_file, file + ".json");
+  EXPECT_NE(m.sha256, sha256_hex(kbtest::read_file(file)));
+  EXPECT_EQ(m.sha256.size(), 64u);
+  EXPECT_EQ(bound(file, transpose_family()).sha256, m.sha256);
+  const std::string edited = std::string(json).replace(json.find("cdiv(cols, bx)"), 14, "cdiv(cols, by)");
+  write(dir.path() / "k.cu.json", edited);
+  EXPECT_NE(bound(file, transpose_family()).sha256, m.sha256);
+}
+
 TEST(KernelManifest, ACaseIsAcceptedAsItsRequiresSay) {
   const KernelManifest m = bound(example("transpose_tile.cu"), transpose_family());
   std::string why;

@@ -69,7 +69,8 @@ struct KernelManifest {
   std::string manifest_file;  // where its manifest was: a .json beside it, or the file itself
   KernelFormat format = KernelFormat::source;
   std::string contents;       // the kernel file's bytes
-  std::string sha256;         // of those bytes, as sha256sum prints it
+  std::string sha256;         // of those bytes, as sha256sum prints it; with a manifest file of
+                              // its own, of the bytes, "\0kbench manifest\0" and the manifest's
 
   std::string name, family, description;
   std::string entry;  // a kernel name, or (.cu) an NVRTC name expression; {T}, {op}, {knob} filled
