@@ -52,9 +52,9 @@ const std::vector<Cheat> kCheats = {
     {"fingerprint_matmul", "matmul/cheat_fingerprint", kMatmul, kVerifyFailed, kUnpoisoned},
     {"random_order", "matmul/cheat_random_order", kMatmul, kVerifyFailed,
      "check 'deterministic' failed"},
-    {"memo_matmul", "matmul/cheat_memo", kMatmul, {"verify_failed", "implausible"}, "check",
-     "memoization keyed by a digest of all the inputs is a pure function of the inputs: no "
-     "functional check can tell it from an honest kernel, and a host row has no FLOP/s ceiling"},
+    // A memo keyed by a digest of all the inputs passes every output check; the launch right
+    // after the inputs changed in a few places recomputes, and takes far longer than the median.
+    {"memo_matmul", "matmul/cheat_memo", kMatmul, kVerifyFailed, "check 'changed inputs' failed"},
 };
 
 const std::vector<Cheat> kHonest = {

@@ -25,7 +25,9 @@
  *                                                  inputs unchanged by every launch
  *   family.draw(fresh seed, KB_DRAW_NEAR), run,    last, where the case has inputs: the inputs
  *   check                                          changed in a few places, the output not
- *                                                  poisoned before the launch
+ *                                                  poisoned before the launch, which is timed:
+ *                                                  far over the median, the timed launches
+ *                                                  did less than a launch on new inputs
  *   strategy.release(state), family.destroy        free everything
  *
  * The strategy never sees the seed (kb_case.seed is 0 for it), the reference or the verdict, and

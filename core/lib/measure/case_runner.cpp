@@ -74,6 +74,12 @@ constexpr int kCheckedSamples = 3;
 constexpr int kCheckedWithin = 10;
 constexpr double kSlowLaunchUs = 5000;
 
+// What a launch on slightly changed inputs may take beside the median before the timed launches
+// are judged to have done less: one launch alone, not held (its launch latency, a cold cache for
+// the few changed lines) stays well within it.
+constexpr double kChangedInputsSlack = 4;
+constexpr double kChangedInputsSlackUs = 50;
+
 // The sample indices checked in a case: distinct, drawn from the case's check seed.
 std::vector<int> checked_indices(std::uint64_t seed) {
   std::vector<int> chosen;
@@ -335,18 +341,25 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
 }
 
 kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
-                              kb_message& message, kb_verification& figures, Failure& failure) {
+                              double median_us, kb_message& message, kb_verification& figures,
+                              Failure& failure) {
+  double launch_us = 0;  // the last checked launch's own time
   const auto checked_launch = [&](const char* check, kb_verification& result,
                                   bool poison_first = true) {
     if (poison_first) {
       if (const kb_status s = test.poison(stream_, message)) return s;
     }
+    const auto start = Clock::now();
+    if (cuda()) timer_->start(stream_);
     if (const kb_status s = launch(stream_)) return s;
+    launch_us = seconds_since(start) * 1e6;
     if (cuda()) {
+      timer_->stop(stream_);
       if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
                                         "synchronising after launch")) {
         return s;
       }
+      launch_us = timer_->elapsed_us();
     }
     result = kb_verification{};
     const kb_status status = test.check(stream_, result, message);
@@ -390,6 +403,17 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
   if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
       s || failure.status) {
     return s;
+  }
+  // The same launch, timed: the inputs changed in a few places, the work is the same. Far slower
+  // than the timed launches, it did work they did not (an answer kept from an earlier launch on
+  // the same inputs: a memo that checks every input, which no output check can tell).
+  if (median_us > 0 && launch_us > kChangedInputsSlack * median_us + kChangedInputsSlackUs) {
+    failure = {KB_VERIFY_FAILED,
+               "check 'changed inputs' failed: a launch right after the inputs changed in a few "
+               "places took " + significant_text(launch_us) + " us, " +
+                   significant_text(launch_us / median_us) +
+                   "x the median: the timed launches did less than a launch on new inputs"};
+    return KB_OK;
   }
   if (const auto changed = refereed_case.changed_input(stream_)) {
     failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
@@ -585,7 +609,8 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
 
   kb_verification figures{};
   if (failure.status == KB_OK &&
-      (status = verdict(*test, launch, check_seed, message, figures, failure)) != KB_OK) {
+      (status = verdict(*test, launch, check_seed, stats.median, message, figures, failure)) !=
+          KB_OK) {
     return finish(status, "verify");
   }
   if (sampling.figures && refereed()) figures = *sampling.figures;

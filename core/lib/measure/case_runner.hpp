@@ -85,7 +85,8 @@ class CaseRunner {
   // inputs, a checked launch, inputs left as drawn again, and a launch on new inputs over an
   // unpoisoned output; for a self-refereed one, its own verify. `seed` is the case's secret.
   kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
-                    kb_message& message, kb_verification& figures, Failure& failure);
+                    double median_us, kb_message& message, kb_verification& figures,
+                    Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).
