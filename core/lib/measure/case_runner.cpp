@@ -79,6 +79,7 @@ constexpr double kSlowLaunchUs = 5000;
 // the few changed lines) stays well within it.
 constexpr double kChangedInputsSlack = 4;
 constexpr double kChangedInputsSlackUs = 50;
+constexpr int kChangedInputsTries = 3;
 
 // The sample indices checked in a case: distinct, drawn from the case's check seed.
 std::vector<int> checked_indices(std::uint64_t seed) {
@@ -395,23 +396,32 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
   // inputs, a hello, has no new inputs to give, and its family watches a launch from its poison
   // on.)
   if (!refereed_case.has_inputs()) return KB_OK;
-  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0x3C6EF372FE94F82Bull), KB_DRAW_NEAR,
-                                             stream_, message)) {
-    return s;
-  }
-  kb_verification unpoisoned{};
-  if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
-      s || failure.status) {
-    return s;
-  }
   // The same launch, timed: the inputs changed in a few places, the work is the same. Far slower
   // than the timed launches, it did work they did not (an answer kept from an earlier launch on
-  // the same inputs: a memo that checks every input, which no output check can tell).
-  if (median_us > 0 && launch_us > kChangedInputsSlack * median_us + kChangedInputsSlackUs) {
+  // the same inputs: a memo that checks every input, which no output check can tell). A launch
+  // alone may be held up (a loaded host preempts it), so a slow one is tried again on inputs
+  // changed elsewhere: a kept answer misses every time, a hold-up does not repeat.
+  const double limit_us = kChangedInputsSlack * median_us + kChangedInputsSlackUs;
+  double fastest_us = 0;
+  for (int attempt = 0; attempt < kChangedInputsTries; ++attempt) {
+    const std::uint64_t near_seed = mix64(seed ^ 0x3C6EF372FE94F82Bull ^ attempt);
+    if (const kb_status s = refereed_case.draw(near_seed, KB_DRAW_NEAR, stream_, message)) {
+      return s;
+    }
+    kb_verification unpoisoned{};
+    if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
+        s || failure.status) {
+      return s;
+    }
+    fastest_us = attempt == 0 ? launch_us : std::min(fastest_us, launch_us);
+    if (!(median_us > 0) || fastest_us <= limit_us) break;
+  }
+  if (median_us > 0 && fastest_us > limit_us) {
     failure = {KB_VERIFY_FAILED,
                "check 'changed inputs' failed: a launch right after the inputs changed in a few "
-               "places took " + significant_text(launch_us) + " us, " +
-                   significant_text(launch_us / median_us) +
+               "places took " + significant_text(fastest_us) + " us at the least of " +
+                   std::to_string(kChangedInputsTries) + ", " +
+                   significant_text(fastest_us / median_us) +
                    "x the median: the timed launches did less than a launch on new inputs"};
     return KB_OK;
   }
