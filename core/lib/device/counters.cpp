@@ -66,7 +66,7 @@ const std::vector<NamedCounter>& named_counters() {
       {"dram_write_bytes", "dram__bytes_write.sum", "bytes", true, "bytes written to DRAM"},
       {"l2_hit_rate", "lts__t_sector_hit_rate.pct", "%", false, "L2 sector hit rate"},
       {"l2_throughput", "lts__throughput.avg.pct_of_peak_sustained_elapsed", "%", false,
-       "L2 throughput, % of its peak"},
+       "L2 throughput, % of its peak over the profiled range"},
       {"l1_hit_rate", "l1tex__t_sector_hit_rate.pct", "%", false, "L1/texture sector hit rate"},
       {"global_load_sectors_per_request",
        "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "ratio", true,
@@ -85,7 +85,8 @@ const std::vector<NamedCounter>& named_counters() {
       {"threads_per_instruction", "smsp__thread_inst_executed_per_inst_executed.ratio", "ratio",
        false, "active threads per executed warp instruction: 32 without divergence"},
       {"sm_throughput", "sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", false,
-       "SM throughput, % of its peak (Nsight Compute's Compute Throughput)"},
+       "SM throughput, % of its peak over the profiled range (which holds the wait before the "
+       "kernel: short kernels read low)"},
       {"gpu_time", "gpu__time_duration.sum", "ns", true, "GPU time of the profiled range"},
   };
   return counters;
