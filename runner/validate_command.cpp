@@ -20,6 +20,7 @@
 #include "store/results_store.hpp"
 #include "util/input_error.hpp"
 #include "util/sanitizer_report.hpp"
+#include "util/whole_file.hpp"
 
 #include <boost/filesystem.hpp>
 
@@ -30,7 +31,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -108,11 +108,6 @@ int run_logged(const std::vector<std::string>& argv, const std::string& log, dou
   return 127;
 }
 
-std::string read_whole(const fs::path& file) {
-  std::ifstream in(file.string());
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string last_line(const std::string& text) {
   std::string line, last;
   std::istringstream lines(text);
@@ -173,7 +168,7 @@ bool run_tool(const std::string& sanitizer, const std::string& tool,
   std::string text;
   for (const auto& entry : fs::directory_iterator(folder)) {
     if (entry.path().extension() == ".log" || entry.path().extension() == ".out") {
-      text += read_whole(entry.path()) + "\n";
+      text += read_whole_file(entry.path().string()).value_or("") + "\n";
     }
   }
   const SanitizerFindings found = read_sanitizer_output(text);
@@ -192,7 +187,7 @@ bool run_tool(const std::string& sanitizer, const std::string& tool,
               << "); not counted against the plugin\n";
   } else if (!found.summarized) {
     std::cout << "the tool did not report (exit code " << code << ": "
-              << last_line(read_whole(folder / "tool.out")) << "); not counted against the plugin\n";
+              << last_line(read_whole_file((folder / "tool.out").string()).value_or("")) << "); not counted against the plugin\n";
   } else if (code != 0 || ok == 0) {
     std::cout << "no error found, but " << c.label << " did not pass under the tool (exit code "
               << code << ")\n";
@@ -216,6 +211,46 @@ bool sanitize(const std::vector<std::string>& selection, const ToolCase& c, cons
   std::cout << "compute-sanitizer: " << sanitizer << ", on " << c.label << "\n";
   bool errors = run_tool(sanitizer, "memcheck", selection, c, work, case_timeout);
   errors = run_tool(sanitizer, "racecheck", selection, c, work, case_timeout) || errors;
+  return errors;
+}
+
+// The small cases' run, counted and said in one line: whether they ran and verified, and the
+// first that did (the one the tools run).
+struct SmallRun {
+  bool valid = false;
+  std::optional<ResultRecord> first_ok;
+};
+
+SmallRun run_small_cases(const std::vector<std::string>& run_args, const fs::path& csv) {
+  const int code = run_command(run_args);
+  std::size_t ok = 0, total = 0;
+  SmallRun run;
+  if (fs::exists(csv)) {
+    for (const auto& row : read_records(csv.string())) {
+      ++total;
+      if (row.ok()) {
+        ++ok;
+        if (!run.first_ok) run.first_ok = row;
+      }
+    }
+  }
+  run.valid = code == 0 && ok > 0;
+  std::cout << (run.valid ? "valid: " : "invalid: ") << ok << " of " << total
+            << " small cases ran and verified\n";
+  return run;
+}
+
+// compute-sanitizer over a run's first verified case, unless the user said not to: true when it
+// found errors, which make the plugin invalid.
+bool sanitizer_finds_errors(const std::vector<std::string>& selection, const SmallRun& run,
+                            const SmallCase& small, const fs::path& work, double case_timeout,
+                            bool no_sanitizer) {
+  if (no_sanitizer) {
+    std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
+    return false;
+  }
+  const bool errors = sanitize(selection, tool_case(*run.first_ok, small), work, case_timeout);
+  if (errors) std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
   return errors;
 }
 
@@ -320,33 +355,15 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
       sweep.dtypes, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
       "--run-id", "validate", "--case-timeout", option_number(case_timeout)};
   for (const auto& dir : plugin_dirs) run_args.insert(run_args.end(), {"--plugins", dir});
-  const int code = run_command(run_args);
-  std::size_t ok = 0, total = 0;
-  std::optional<ResultRecord> first_ok;
-  if (fs::exists(work / "validate.csv")) {
-    for (const auto& row : read_records((work / "validate.csv").string())) {
-      ++total;
-      if (row.ok()) {
-        ++ok;
-        if (!first_ok) first_ok = row;
-      }
-    }
-  }
-  const bool valid = code == 0 && ok > 0;
-  std::cout << (valid ? "valid: " : "invalid: ") << ok << " of " << total
-            << " small cases ran and verified\n";
-  bool sanitizer_errors = false;
-  if (valid && no_sanitizer) {
-    std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
-  } else if (valid) {
-    std::vector<std::string> selection = {"--kernel", file};
-    for (const auto& dir : plugin_dirs) selection.insert(selection.end(), {"--plugins", dir});
-    sanitizer_errors = sanitize(selection, tool_case(*first_ok, small), work, case_timeout);
-    if (sanitizer_errors) std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
-  }
+  const SmallRun run = run_small_cases(run_args, work / "validate.csv");
+  std::vector<std::string> selection = {"--kernel", file};
+  for (const auto& dir : plugin_dirs) selection.insert(selection.end(), {"--plugins", dir});
+  const bool sanitizer_errors =
+      run.valid &&
+      sanitizer_finds_errors(selection, run, small, work, case_timeout, no_sanitizer);
   boost::system::error_code ignored;
   fs::remove_all(work, ignored);
-  return valid && !sanitizer_errors ? 0 : 1;
+  return run.valid && !sanitizer_errors ? 0 : 1;
 }
 
 }  // namespace
@@ -463,41 +480,19 @@ int validate_command(const std::vector<std::string>& args) {
       "--run-id", "validate"};
   run_args.insert(run_args.end(), {"--case-timeout", option_number(case_timeout)});
   if (!dtypes.empty()) run_args.insert(run_args.end(), {"--dtypes", dtypes});
-  const int code = run_command(run_args);
-
-  std::size_t ok = 0, total = 0;
-  std::optional<ResultRecord> first_ok;
-  const fs::path csv = work / "validate.csv";
-  if (fs::exists(csv)) {
-    for (const auto& row : read_records(csv.string())) {
-      ++total;
-      if (row.ok()) {
-        ++ok;
-        if (!first_ok) first_ok = row;
-      }
-    }
-  }
-  const bool valid = code == 0 && ok > 0;
-  std::cout << (valid ? "valid: " : "invalid: ") << ok << " of " << total
-            << " small cases ran and verified\n";
+  const SmallRun run = run_small_cases(run_args, work / "validate.csv");
 
   bool sanitizer_errors = false;
-  if (valid && api->device == KB_DEVICE_HOST && !no_sanitizer) {
+  if (run.valid && api->device == KB_DEVICE_HOST && !no_sanitizer) {
     std::cout << "compute-sanitizer: not run: a host plugin has no kernels to check\n";
-  } else if (valid && api->device == KB_DEVICE_CUDA) {
-    if (no_sanitizer) {
-      std::cout << "compute-sanitizer: not run (--no-sanitizer)\n";
-    } else {
-      sanitizer_errors = sanitize({"--plugins", (work / "plugin").string(), "--plugin", api->name},
-                                  tool_case(*first_ok, small), work, case_timeout);
-      if (sanitizer_errors) {
-        std::cout << "invalid: compute-sanitizer found errors in a case that verified\n";
-      }
-    }
+  } else if (run.valid && api->device == KB_DEVICE_CUDA) {
+    sanitizer_errors =
+        sanitizer_finds_errors({"--plugins", (work / "plugin").string(), "--plugin", api->name},
+                               run, small, work, case_timeout, no_sanitizer);
   }
   boost::system::error_code ignored;
   fs::remove_all(work, ignored);
-  return valid && !sanitizer_errors ? 0 : 1;
+  return run.valid && !sanitizer_errors ? 0 : 1;
 }
 
 }  // namespace kb

@@ -1,23 +1,18 @@
 #include "kernel/code_cache.hpp"
 
+#include "util/whole_file.hpp"
+
 #include <boost/filesystem/operations.hpp>
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 
 namespace kb {
 namespace fs = boost::filesystem;
 
 namespace {
-
-std::optional<std::string> read_whole(const fs::path& file) {
-  std::ifstream in(file.string(), std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // Writes `bytes` under a name of this process's, then renames it into place.
 bool write_whole(const fs::path& file, const std::string& bytes) {
@@ -65,12 +60,12 @@ std::optional<CachedCode> CodeCache::find(const std::string& key) const {
   if (dir_.empty()) return std::nullopt;
   const fs::path base = fs::path(dir_) / key;
   // The entry file is written last: with it, the others are whole.
-  auto entry = read_whole(base.string() + ".entry");
+  auto entry = read_whole_file(base.string() + ".entry");
   if (!entry || entry->empty()) return std::nullopt;
   CachedCode code;
   code.entry = *entry;
-  if (auto ptx = read_whole(base.string() + ".ptx")) code.ptx = std::move(*ptx);
-  if (auto cubin = read_whole(base.string() + ".cubin")) code.cubin = std::move(*cubin);
+  if (auto ptx = read_whole_file(base.string() + ".ptx")) code.ptx = std::move(*ptx);
+  if (auto cubin = read_whole_file(base.string() + ".cubin")) code.cubin = std::move(*cubin);
   if (code.ptx.empty() && code.cubin.empty()) return std::nullopt;
   return code;
 }

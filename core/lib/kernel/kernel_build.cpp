@@ -3,6 +3,7 @@
 #include "kernel/nvrtc.hpp"
 #include "kernel/ptx_entry.hpp"
 #include "util/sha256.hpp"
+#include "util/whole_file.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <cuda_runtime_api.h>
@@ -10,8 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #ifndef KBENCH_DEFAULT_CUDA_ARCH
@@ -52,8 +51,7 @@ void hash_includes(const std::string& text, const fs::path& folder, std::set<std
     const fs::path file = (folder / text.substr(q + 1, end - q - 1)).lexically_normal();
     boost::system::error_code error;
     if (!fs::is_regular_file(file, error) || !seen.insert(file.string()).second) continue;
-    std::ifstream in(file.string(), std::ios::binary);
-    const std::string contents((std::istreambuf_iterator<char>(in)), {});
+    const std::string contents = read_whole_file(file.string()).value_or("");
     digest += file.string() + " " + sha256_hex(contents) + "\n";
     hash_includes(contents, file.parent_path(), seen, digest, depth + 1);
   }

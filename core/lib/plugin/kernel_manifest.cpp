@@ -4,6 +4,7 @@
 #include "plugin/params.hpp"
 #include "util/input_error.hpp"
 #include "util/sha256.hpp"
+#include "util/whole_file.hpp"
 
 #include <boost/filesystem/operations.hpp>
 #include <nlohmann/json.hpp>
@@ -11,7 +12,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -86,9 +86,9 @@ std::size_t dtype_bytes(kb_dtype dtype) {
 // ---- reading the files -----------------------------------------------------------------------
 
 std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(what + ": cannot read '" + path + "'");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  auto bytes = read_whole_file(path);
+  if (!bytes) throw InputError(what + ": cannot read '" + path + "'");
+  return std::move(*bytes);
 }
 
 KernelFormat format_of(const std::string& file) {
