@@ -373,22 +373,23 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
   if (!refereed()) return checked_launch("verify", figures);
 
   auto& refereed_case = static_cast<RefereedCase&>(test);
-  if (const auto changed = refereed_case.changed_input(stream_)) {
-    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: the timed launches wrote to " +
-                                     *changed + ", which a strategy only reads"};
-    return KB_OK;
-  }
+  // The digests of the inputs as last drawn against the inputs now; `who` wrote to them.
+  const auto inputs_written = [&](const char* who) {
+    const auto changed = refereed_case.changed_input(stream_);
+    if (changed) {
+      failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: " + std::string(who) +
+                                       " wrote to " + *changed + ", which a strategy only reads"};
+    }
+    return changed.has_value();
+  };
+  if (inputs_written("the timed launches")) return KB_OK;
   // Inputs the strategy has not seen, drawn for the check.
-  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0xF8E5D0C4B3A29180ull), KB_DRAW_CHECK, stream_,
-                                             message)) {
+  if (const kb_status s = refereed_case.draw(mix64(seed ^ 0xF8E5D0C4B3A29180ull), KB_DRAW_CHECK,
+                                             stream_, message)) {
     return s;
   }
   if (const kb_status s = checked_launch("fresh inputs", figures); s || failure.status) return s;
-  if (const auto changed = refereed_case.changed_input(stream_)) {
-    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
-                                     ", which a strategy only reads"};
-    return KB_OK;
-  }
+  if (inputs_written("a launch")) return KB_OK;
   // The inputs changed in a few places (KB_DRAW_NEAR), and a launch over the output as the last
   // launch left it, not poisoned: a strategy that does its work only when the output looks
   // poisoned, or only when the inputs it glances at changed, leaves the last inputs' answer in
@@ -425,10 +426,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
                    "x the median: the timed launches did less than a launch on new inputs"};
     return KB_OK;
   }
-  if (const auto changed = refereed_case.changed_input(stream_)) {
-    failure = {KB_VERIFY_FAILED, "check 'inputs unchanged' failed: a launch wrote to " + *changed +
-                                     ", which a strategy only reads"};
-  }
+  inputs_written("a launch");
   return KB_OK;
 }
 
