@@ -48,8 +48,9 @@ constexpr double kClockReadSeconds = 0.01;
 constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
-// The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
-// the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a launch of 500 us or more.
+// The CUPTI clock's batch, where the samples were not held: enough launches back to back for about
+// kCuptiBatchUs (its cost beside the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a
+// launch of 500 us or more.
 constexpr double kCuptiBatchUs = 500;
 constexpr int kCuptiMaxLaunches = 64;
 
@@ -163,7 +164,7 @@ CaseOutcome CaseRunner::run(const CaseRequest& request) {
 
 kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int launches,
                                      kb_message& message, double& microseconds,
-                                     bool& hold_timed_out) {
+                                     bool& hold_timed_out, bool traced) {
   hold_timed_out = false;
   if (!cuda()) {
     const auto start = Clock::now();
@@ -173,6 +174,7 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
   }
   // Outside the timed region: evicts the inputs from L2.
   if (flush_) flush_->flush(stream_);
+  if (traced) cupti_clock_->open_window();
   if (hold) blocker_->block(stream_);
   timer_->start(stream_);
   kb_status status = KB_OK;
@@ -182,6 +184,7 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
   if (status != KB_OK) return status;
   if (const kb_status s = from_cuda(timer_->wait(), message, "timed launch"); s) return s;
   hold_timed_out = hold && blocker_->timed_out();
+  if (traced) cupti_clock_->close_window(launches, !hold_timed_out);
   microseconds = timer_->elapsed_us() / launches;
   return KB_OK;
 }
@@ -274,6 +277,15 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   // sample), so no launch is spent on checking alone.
   if (sampling.slow && !checked.empty()) checked = {0};
   int void_in_a_row = 0;
+  // The fourth clock traces the held samples themselves; tracing ends however the sampling does.
+  struct StopTracing {
+    CuptiClock* clock;
+    ~StopTracing() {
+      if (clock != nullptr && clock->tracing_samples()) clock->finish_samples();
+    }
+  } stop_tracing{sampling.held && cupti_clock_ && cupti_clock_->start_samples(stream_)
+                     ? cupti_clock_.get()
+                     : nullptr};
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
@@ -297,7 +309,7 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       if (options_.profile && cuda()) cudaProfilerStart();
       const kb_status status =
           timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
-                         hold_timed_out);
+                         hold_timed_out, sampling.held && stop_tracing.clock != nullptr);
       if (options_.profile && cuda()) cudaProfilerStop();
       nvtxRangePop();
       if (status != KB_OK) return status;
@@ -324,6 +336,13 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
                                : options_.rule.judge(sampling.samples, seconds_since(start));
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
+  if (stop_tracing.clock != nullptr) {
+    const auto finish_start = Clock::now();
+    sampling.cupti = stop_tracing.clock->finish_samples();
+    sampling.cupti_seconds = seconds_since(finish_start);
+    // Samples no longer held are timed otherwise; the batch after them is traced instead.
+    if (!sampling.held) sampling.cupti.reset();
+  }
   // The last sample's launch against the first checked one: the same inputs, the same bits.
   if (sampling.first_output && !same_output(test, sampling, failure)) return KB_OK;
   // Those the stopping rule left out, after the last sample: at least one timed launch is always
@@ -342,25 +361,30 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
 }
 
 kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
-                              double median_us, kb_message& message, kb_verification& figures,
-                              Failure& failure) {
-  double launch_us = 0;  // the last checked launch's own time
+                              double median_us, bool held, kb_message& message,
+                              kb_verification& figures, Failure& failure) {
+  double launch_us = 0;  // the last timed launch's own time
+  // `timed`: the launch is timed as the samples were (held where they were), its time to be held
+  // against their median.
   const auto checked_launch = [&](const char* check, kb_verification& result,
-                                  bool poison_first = true) {
+                                  bool poison_first = true, bool timed = false) {
     if (poison_first) {
       if (const kb_status s = test.poison(stream_, message)) return s;
     }
-    const auto start = Clock::now();
-    if (cuda()) timer_->start(stream_);
-    if (const kb_status s = launch(stream_)) return s;
-    launch_us = seconds_since(start) * 1e6;
-    if (cuda()) {
-      timer_->stop(stream_);
+    if (timed) {
+      // A hold that timed out (the launch waited for the device) still times the launch from
+      // the hold's end: a plain time, no shorter than the launch's own.
+      bool hold_timed_out = false;
+      if (const kb_status s = timed_launches(launch, held, 1, message, launch_us, hold_timed_out)) {
+        return s;
+      }
+    } else if (const kb_status s = launch(stream_)) {
+      return s;
+    } else if (cuda()) {
       if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
                                         "synchronising after launch")) {
         return s;
       }
-      launch_us = timer_->elapsed_us();
     }
     result = kb_verification{};
     const kb_status status = test.check(stream_, result, message);
@@ -397,11 +421,13 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
   // inputs, a hello, has no new inputs to give, and its family watches a launch from its poison
   // on.)
   if (!refereed_case.has_inputs()) return KB_OK;
-  // The same launch, timed: the inputs changed in a few places, the work is the same. Far slower
-  // than the timed launches, it did work they did not (an answer kept from an earlier launch on
-  // the same inputs: a memo that checks every input, which no output check can tell). A launch
-  // alone may be held up (a loaded host preempts it), so a slow one is tried again on inputs
-  // changed elsewhere: a kept answer misses every time, a hold-up does not repeat.
+  // The same launch, timed as the samples were: the inputs changed in a few places, the work is
+  // the same. Far slower than the timed launches, it did work they did not (an answer kept from an
+  // earlier launch on the same inputs: a memo that checks every input, which no output check can
+  // tell). Held as they were, since a launch enqueued on an idle stream may wait out another
+  // process's time slice of the GPU (250 us and more on an H100 shared by four processes, every
+  // time); and a slow one is tried again on inputs changed elsewhere: a kept answer misses every
+  // time, a hold-up of the host does not repeat.
   const double limit_us = kChangedInputsSlack * median_us + kChangedInputsSlackUs;
   double fastest_us = 0;
   for (int attempt = 0; attempt < kChangedInputsTries; ++attempt) {
@@ -410,7 +436,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
       return s;
     }
     kb_verification unpoisoned{};
-    if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false);
+    if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false, true);
         s || failure.status) {
       return s;
     }
@@ -465,17 +491,19 @@ kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb
   return KB_OK;
 }
 
-kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
-                                    kb_message& message, CaseOutcome& result) {
+kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, const Sampling& sampling,
+                                    double median_us, kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
     const auto start = Clock::now();
-    const int launches = static_cast<int>(
-        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
-                   static_cast<double>(kCuptiMaxLaunches)));
-    std::optional<CuptiTiming> traced;
-    if (const kb_status s =
-            cupti_clock_->trace(launch, stream_, launches, flush_.get(), message, traced)) {
-      return s;
+    std::optional<CuptiTiming> traced = sampling.cupti;
+    if (!traced && cupti_clock_->why_not().empty()) {
+      const int launches = static_cast<int>(
+          std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
+                     static_cast<double>(kCuptiMaxLaunches)));
+      if (const kb_status s =
+              cupti_clock_->trace(launch, stream_, launches, flush_.get(), message, traced)) {
+        return s;
+      }
     }
     if (traced) {
       result.cupti = CuptiFigures{traced->launch_us, traced->stream_us, traced->busiest_us,
@@ -483,7 +511,7 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
     } else {
       result.cupti_unavailable = cupti_clock_->why_not();
     }
-    result.phases->cupti += seconds_since(start);
+    result.phases->cupti += sampling.cupti_seconds + seconds_since(start);
   }
   if (counters_) {
     const auto start = Clock::now();
@@ -608,7 +636,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
       return finish(status, "launch");
     }
-    if (cuda() && (status = cupti_figures(launch, stats.median, message, result)) != KB_OK) {
+    if (cuda() && (status = cupti_figures(launch, sampling, stats.median, message, result)) != KB_OK) {
       return finish(status, "launch");
     }
     read_device_state(sampling, result, note);
@@ -617,7 +645,8 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
 
   kb_verification figures{};
   if (failure.status == KB_OK &&
-      (status = verdict(*test, launch, check_seed, stats.median, message, figures, failure)) !=
+      (status = verdict(*test, launch, check_seed, stats.median, sampling.held, message, figures,
+                         failure)) !=
           KB_OK) {
     return finish(status, "verify");
   }
