@@ -175,54 +175,6 @@ TEST(CuptiClockFigures, KernelsOnAnotherStreamAreCountedAndTheBusiestStreamNamed
   EXPECT_DOUBLE_EQ(summarize_activity({}, 7, 3, 0).operations, 0.0);
 }
 
-TEST(CuptiClockFigures, HeldSamplesAreTheirWindowsLessTheBlockingKernel) {
-  // Two held samples of 3 launches of a 20 us kernel on stream 7, each behind its blocking kernel
-  // (stream 7, 100 us); between them, kernels of the runner's own (a poison, a check) that no
-  // window holds. The second sample's kernels ran 23 us, the third's 21 us.
-  std::vector<DeviceActivity> records;
-  const auto sample = [&](std::uint64_t at, std::uint64_t kernel_ns) {
-    records.push_back(kernel(at, at + 100000, 7));  // the blocker
-    for (int i = 0; i < 3; ++i) {
-      const std::uint64_t start = at + 100000 + i * (kernel_ns + 1000);
-      records.push_back(kernel(start, start + kernel_ns, 7));
-    }
-  };
-  sample(1000000, 20000);
-  records.push_back(kernel(1300000, 1310000, 7));  // a poison between the samples
-  sample(2000000, 23000);
-  sample(3000000, 21000);
-  const std::vector<SampleWindow> windows = {
-      {999000, 1200000, 3}, {1999000, 2200000, 3}, {2999000, 3200000, 3}};
-  // Out of order, as CUPTI's buffers may hand them over.
-  std::reverse(records.begin(), records.end());
-  const std::optional<CuptiTiming> t = summarize_windows(records, 7, windows);
-  ASSERT_TRUE(t);
-  EXPECT_DOUBLE_EQ(t->launch_us, 21.0);  // the median sample
-  EXPECT_DOUBLE_EQ(t->stream_us, 21.0);
-  EXPECT_DOUBLE_EQ(t->operations, 1.0);
-  EXPECT_DOUBLE_EQ(t->other_operations, 0.0);
-  EXPECT_FALSE(summarize_windows(records, 7, {}));
-}
-
-TEST(CuptiClockFigures, AKernelOnAnotherStreamInOneWindowIsSeen) {
-  // The kernel on a private stream 9 starts while the blocker still holds stream 7 (it does not
-  // wait for it), in the second of three windows only.
-  std::vector<DeviceActivity> records;
-  for (int w = 0; w < 3; ++w) {
-    const std::uint64_t at = 1000000ull * (w + 1);
-    records.push_back(kernel(at + 1000, at + 50000, 7));
-    records.push_back(kernel(at + 50000, at + 60000, 7));
-    if (w == 1) records.push_back(kernel(at + 2000, at + 90000, 9));
-  }
-  const std::vector<SampleWindow> windows = {
-      {1000000, 1100000, 1}, {2000000, 2100000, 1}, {3000000, 3100000, 1}};
-  const std::optional<CuptiTiming> t = summarize_windows(records, 7, windows);
-  ASSERT_TRUE(t);
-  EXPECT_DOUBLE_EQ(t->launch_us, 10.0);
-  EXPECT_DOUBLE_EQ(t->busiest_us, 10.0);
-  EXPECT_DOUBLE_EQ(t->other_operations, 1.0);
-}
-
 // --- No CUPTI, no device: one line, never a failed case ---------------------------------------
 
 TEST(CuptiLibrary, WhereItIsLookedFor) {

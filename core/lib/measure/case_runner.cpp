@@ -48,9 +48,8 @@ constexpr double kClockReadSeconds = 0.01;
 constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
-// The CUPTI clock's batch, where the samples were not held: enough launches back to back for about
-// kCuptiBatchUs (its cost beside the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a
-// launch of 500 us or more.
+// The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
+// the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a launch of 500 us or more.
 constexpr double kCuptiBatchUs = 500;
 constexpr int kCuptiMaxLaunches = 64;
 
@@ -164,7 +163,7 @@ CaseOutcome CaseRunner::run(const CaseRequest& request) {
 
 kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int launches,
                                      kb_message& message, double& microseconds,
-                                     bool& hold_timed_out, bool traced) {
+                                     bool& hold_timed_out) {
   hold_timed_out = false;
   if (!cuda()) {
     const auto start = Clock::now();
@@ -174,7 +173,6 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
   }
   // Outside the timed region: evicts the inputs from L2.
   if (flush_) flush_->flush(stream_);
-  if (traced) cupti_clock_->open_window();
   if (hold) blocker_->block(stream_);
   timer_->start(stream_);
   kb_status status = KB_OK;
@@ -184,7 +182,6 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
   if (status != KB_OK) return status;
   if (const kb_status s = from_cuda(timer_->wait(), message, "timed launch"); s) return s;
   hold_timed_out = hold && blocker_->timed_out();
-  if (traced) cupti_clock_->close_window(launches, !hold_timed_out);
   microseconds = timer_->elapsed_us() / launches;
   return KB_OK;
 }
@@ -277,15 +274,6 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   // sample), so no launch is spent on checking alone.
   if (sampling.slow && !checked.empty()) checked = {0};
   int void_in_a_row = 0;
-  // The fourth clock traces the held samples themselves; tracing ends however the sampling does.
-  struct StopTracing {
-    CuptiClock* clock;
-    ~StopTracing() {
-      if (clock != nullptr && clock->tracing_samples()) clock->finish_samples();
-    }
-  } stop_tracing{sampling.held && cupti_clock_ && cupti_clock_->start_samples(stream_)
-                     ? cupti_clock_.get()
-                     : nullptr};
   const auto start = Clock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
@@ -309,7 +297,7 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       if (options_.profile && cuda()) cudaProfilerStart();
       const kb_status status =
           timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
-                         hold_timed_out, sampling.held && stop_tracing.clock != nullptr);
+                         hold_timed_out);
       if (options_.profile && cuda()) cudaProfilerStop();
       nvtxRangePop();
       if (status != KB_OK) return status;
@@ -336,13 +324,6 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
                                : options_.rule.judge(sampling.samples, seconds_since(start));
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
-  if (stop_tracing.clock != nullptr) {
-    const auto finish_start = Clock::now();
-    sampling.cupti = stop_tracing.clock->finish_samples();
-    sampling.cupti_seconds = seconds_since(finish_start);
-    // Samples no longer held are timed otherwise; the batch after them is traced instead.
-    if (!sampling.held) sampling.cupti.reset();
-  }
   // The last sample's launch against the first checked one: the same inputs, the same bits.
   if (sampling.first_output && !same_output(test, sampling, failure)) return KB_OK;
   // Those the stopping rule left out, after the last sample: at least one timed launch is always
@@ -491,19 +472,17 @@ kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb
   return KB_OK;
 }
 
-kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, const Sampling& sampling,
-                                    double median_us, kb_message& message, CaseOutcome& result) {
+kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
+                                    kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
     const auto start = Clock::now();
-    std::optional<CuptiTiming> traced = sampling.cupti;
-    if (!traced && cupti_clock_->why_not().empty()) {
-      const int launches = static_cast<int>(
-          std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
-                     static_cast<double>(kCuptiMaxLaunches)));
-      if (const kb_status s =
-              cupti_clock_->trace(launch, stream_, launches, flush_.get(), message, traced)) {
-        return s;
-      }
+    const int launches = static_cast<int>(
+        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
+                   static_cast<double>(kCuptiMaxLaunches)));
+    std::optional<CuptiTiming> traced;
+    if (const kb_status s =
+            cupti_clock_->trace(launch, stream_, launches, flush_.get(), message, traced)) {
+      return s;
     }
     if (traced) {
       result.cupti = CuptiFigures{traced->launch_us, traced->stream_us, traced->busiest_us,
@@ -511,7 +490,7 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, const Sampling& sa
     } else {
       result.cupti_unavailable = cupti_clock_->why_not();
     }
-    result.phases->cupti += sampling.cupti_seconds + seconds_since(start);
+    result.phases->cupti += seconds_since(start);
   }
   if (counters_) {
     const auto start = Clock::now();
@@ -636,7 +615,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
       return finish(status, "launch");
     }
-    if (cuda() && (status = cupti_figures(launch, sampling, stats.median, message, result)) != KB_OK) {
+    if (cuda() && (status = cupti_figures(launch, stats.median, message, result)) != KB_OK) {
       return finish(status, "launch");
     }
     read_device_state(sampling, result, note);

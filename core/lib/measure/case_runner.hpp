@@ -58,10 +58,6 @@ class CaseRunner {
     // the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
     std::optional<std::uint64_t> first_output;
     bool slow = false;  // the warm-up launch took kSlowLaunchUs or more
-    // The fourth clock's figures of the held samples themselves, and the seconds its tracing took
-    // to finish.
-    std::optional<CuptiTiming> cupti;
-    double cupti_seconds = 0;
   };
   // A check that failed: its name and what it found, for the row.
   struct Failure {
@@ -94,17 +90,17 @@ class CaseRunner {
                     Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
-  // waited for the device (the sample is void). `traced`: a window of the fourth clock.
+  // waited for the device (the sample is void).
   kb_status timed_launches(const LaunchOnce& launch, bool hold, int launches, kb_message& message,
-                           double& microseconds, bool& hold_timed_out, bool traced = false);
+                           double& microseconds, bool& hold_timed_out);
   // The back-to-back, host-clock and energy figures of the row.
   kb_status self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
                         CaseOutcome& result, std::string& note);
   void read_device_state(const Sampling& sampling, CaseOutcome& result, std::string& note);
-  // What CUPTI adds, after the self-checks: the fourth clock's figures (those of the held samples,
-  // else a traced batch), and with --metrics the counters of one more launch (a launch per pass).
-  kb_status cupti_figures(const LaunchOnce& launch, const Sampling& sampling, double median_us,
-                          kb_message& message, CaseOutcome& result);
+  // What CUPTI adds, after the self-checks: the fourth clock's traced batch, and with --metrics
+  // the counters of one more launch (a launch per pass).
+  kb_status cupti_figures(const LaunchOnce& launch, double median_us, kb_message& message,
+                          CaseOutcome& result);
 
   const KernelPlugin& plugin_;
   const KernelFamily* family_;

@@ -41,45 +41,6 @@ CuptiTiming summarize_activity(const std::vector<DeviceActivity>& records, std::
   return timing;
 }
 
-std::optional<CuptiTiming> summarize_windows(const std::vector<DeviceActivity>& records,
-                                             std::uint32_t stream,
-                                             const std::vector<SampleWindow>& windows) {
-  std::vector<DeviceActivity> by_start = records;
-  std::sort(by_start.begin(), by_start.end(),
-            [](const DeviceActivity& a, const DeviceActivity& b) { return a.start_ns < b.start_ns; });
-  std::vector<CuptiTiming> samples;
-  for (const SampleWindow& window : windows) {
-    std::vector<DeviceActivity> in_window;
-    bool blocker_seen = false;
-    for (const DeviceActivity& r : by_start) {
-      if (r.start_ns < window.start_ns || r.start_ns > window.end_ns) continue;
-      if (!blocker_seen && r.stream == stream) {
-        blocker_seen = true;
-        continue;
-      }
-      in_window.push_back(r);
-    }
-    samples.push_back(summarize_activity(in_window, stream, window.launches, 0));
-  }
-  if (samples.empty()) return std::nullopt;
-  const auto median_of = [&](double CuptiTiming::*figure) {
-    std::vector<double> values;
-    for (const CuptiTiming& t : samples) values.push_back(t.*figure);
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-  };
-  CuptiTiming timing;
-  timing.launch_us = median_of(&CuptiTiming::launch_us);
-  timing.stream_us = median_of(&CuptiTiming::stream_us);
-  timing.busiest_us = median_of(&CuptiTiming::busiest_us);
-  timing.operations = median_of(&CuptiTiming::operations);
-  for (const CuptiTiming& t : samples) {
-    timing.other_operations = std::max(timing.other_operations, t.other_operations);
-  }
-  return timing;
-}
-
 #if KBENCH_HAVE_CUPTI
 
 namespace {
@@ -147,7 +108,6 @@ using Enable = CUptiResult (*)(CUpti_ActivityKind);
 using Register = CUptiResult (*)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc);
 using FlushAll = CUptiResult (*)(uint32_t);
 using StreamId = CUptiResult (*)(CUcontext, CUstream, uint8_t, uint32_t*);
-using Timestamp = CUptiResult (*)(uint64_t*);
 
 }  // namespace
 
@@ -215,49 +175,6 @@ void CuptiClock::stop_tracing() {
   }
 }
 
-CuptiClock::~CuptiClock() {
-  if (tracing_samples_) stop_tracing();
-}
-
-std::vector<DeviceActivity> CuptiClock::take_records() {
-  std::vector<DeviceActivity> records;
-  Collector& c = collector();
-  const std::lock_guard<std::mutex> lock(c.mutex);
-  records.swap(c.records);
-  return records;
-}
-
-bool CuptiClock::start_samples(cudaStream_t stream) {
-  windows_.clear();
-  if (!why_not_.empty() || cupti_.function<Timestamp>("cuptiGetTimestamp") == nullptr) return false;
-  tracing_samples_ = start_tracing(stream, samples_stream_);
-  return tracing_samples_;
-}
-
-void CuptiClock::open_window() {
-  window_start_ns_ = 0;
-  if (tracing_samples_) cupti_.function<Timestamp>("cuptiGetTimestamp")(&window_start_ns_);
-}
-
-void CuptiClock::close_window(int launches, bool keep) {
-  std::uint64_t end_ns = 0;
-  if (!tracing_samples_ || !keep || window_start_ns_ == 0 ||
-      cupti_.function<Timestamp>("cuptiGetTimestamp")(&end_ns) != CUPTI_SUCCESS) {
-    return;
-  }
-  windows_.push_back({window_start_ns_, end_ns, launches});
-}
-
-std::optional<CuptiTiming> CuptiClock::finish_samples() {
-  if (!tracing_samples_) return std::nullopt;
-  tracing_samples_ = false;
-  const bool idle = cudaDeviceSynchronize() == cudaSuccess;
-  stop_tracing();
-  const std::vector<DeviceActivity> records = take_records();
-  if (!idle) return std::nullopt;
-  return summarize_windows(records, samples_stream_, windows_);
-}
-
 kb_status CuptiClock::trace(const LaunchOnce& launch, cudaStream_t stream, int launches,
                             L2Flush* flush, kb_message& message,
                             std::optional<CuptiTiming>& timing) {
@@ -278,7 +195,13 @@ kb_status CuptiClock::trace(const LaunchOnce& launch, cudaStream_t stream, int l
   if (status == KB_OK) status = from_cuda(cudaDeviceSynchronize(), message, "CUPTI batch");
   stop_tracing();
   if (status != KB_OK) return status;
-  timing = summarize_activity(take_records(), stream_id, launches,
+  std::vector<DeviceActivity> records;
+  {
+    Collector& c = collector();
+    const std::lock_guard<std::mutex> lock(c.mutex);
+    records.swap(c.records);
+  }
+  timing = summarize_activity(records, stream_id, launches,
                               flush != nullptr ? flush->size() : 0);
   return KB_OK;
 }
@@ -286,14 +209,8 @@ kb_status CuptiClock::trace(const LaunchOnce& launch, cudaStream_t stream, int l
 #else  // built without the CUPTI headers
 
 CuptiClock::CuptiClock(const CuptiLibrary& library) : cupti_(library), why_not_(library.why_not()) {}
-CuptiClock::~CuptiClock() = default;
 bool CuptiClock::start_tracing(cudaStream_t, std::uint32_t&) { return false; }
 void CuptiClock::stop_tracing() {}
-std::vector<DeviceActivity> CuptiClock::take_records() { return {}; }
-bool CuptiClock::start_samples(cudaStream_t) { return false; }
-void CuptiClock::open_window() {}
-void CuptiClock::close_window(int, bool) {}
-std::optional<CuptiTiming> CuptiClock::finish_samples() { return std::nullopt; }
 kb_status CuptiClock::trace(const LaunchOnce&, cudaStream_t, int, L2Flush*, kb_message&,
                             std::optional<CuptiTiming>& timing) {
   timing.reset();

@@ -1,14 +1,11 @@
-// The fourth clock: CUPTI's activity tracing (kernels, copies and memsets:
-// CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, MEMCPY, MEMSET) and the device time those records hold,
-// per launch, on every stream of the context. Held samples are traced themselves, each a window
-// on CUPTI's clock, so the fourth clock times the very launches the events timed; samples taken
-// without the hold (a plugin that synchronises) are not, since tracing costs the host time they
-// would hold, and one more batch of launches after them is traced instead. Beside the events'
-// median (one stream), the batch's events (`batch_us`) and the host's clock (`host_us`), it sees
-// what ran and where: how many kernels a launch enqueued whatever the plugin says, and whether any
-// ran on a stream other than the one given (measure/plausibility.hpp judges it). CUPTI is loaded
-// at run time (device/cupti_library.hpp): without it, or where the driver refuses tracing, the
-// clock says why once and stays off.
+// The fourth clock: after the samples, one more batch of launches with CUPTI's activity tracing on
+// (kernels, copies and memsets: CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, MEMCPY, MEMSET), and the
+// device time those records hold, per launch, on every stream of the context. Beside the events'
+// median (one stream, launches held), the batch's events (`batch_us`) and the host's clock
+// (`host_us`), it sees what ran and where: how many kernels a launch enqueued whatever the plugin
+// says, and whether any ran on a stream other than the one given (measure/plausibility.hpp judges
+// it). CUPTI is loaded at run time (device/cupti_library.hpp): without it, or where the driver
+// refuses tracing, the clock says why once and stays off.
 #pragma once
 
 #include "device/cupti_library.hpp"
@@ -45,21 +42,6 @@ struct DeviceActivity {
 CuptiTiming summarize_activity(const std::vector<DeviceActivity>& records, std::uint32_t stream,
                                int launches, std::uint64_t flush_bytes);
 
-// A traced sample: from before its blocking kernel is enqueued to after its stop event has been
-// waited for, on CUPTI's clock (that of the records).
-struct SampleWindow {
-  std::uint64_t start_ns = 0, end_ns = 0;
-  int launches = 1;
-};
-
-// The samples' figures from their records: in each window, the records that start in it less the
-// first on the given stream (the blocking kernel that held it), per launch; then the median over
-// the windows, but the most operations on another stream of any window (a strategy that strays
-// now and then is seen). Nothing without a window.
-std::optional<CuptiTiming> summarize_windows(const std::vector<DeviceActivity>& records,
-                                             std::uint32_t stream,
-                                             const std::vector<SampleWindow>& windows);
-
 class CuptiClock {
  public:
   // The process's CUPTI by default (CuptiLibrary::get()).
@@ -76,29 +58,11 @@ class CuptiClock {
   kb_status trace(const LaunchOnce& launch, cudaStream_t stream, int launches, L2Flush* flush,
                   kb_message& message, std::optional<CuptiTiming>& timing);
 
-  // The held samples traced: tracing on from start_samples (false: the clock is off) to
-  // finish_samples (or the destructor). Each sample opens its window before its blocking kernel is
-  // enqueued and closes it once its stop event has been waited for; a void sample is not kept.
-  bool start_samples(cudaStream_t stream);
-  void open_window();
-  void close_window(int launches, bool keep);
-  // Tracing off, the device idle first (a launch's work on other streams too): the windows'
-  // figures, nothing when no window was kept or CUPTI failed (why_not() then says why).
-  std::optional<CuptiTiming> finish_samples();
-  bool tracing_samples() const { return tracing_samples_; }
-
-  ~CuptiClock();
-
  private:
   bool start_tracing(cudaStream_t stream, std::uint32_t& stream_id);
   void stop_tracing();
-  std::vector<DeviceActivity> take_records();
   const CuptiLibrary& cupti_;
   std::string why_not_;
-  bool tracing_samples_ = false;
-  std::uint32_t samples_stream_ = 0;
-  std::uint64_t window_start_ns_ = 0;
-  std::vector<SampleWindow> windows_;
 };
 
 }  // namespace kb

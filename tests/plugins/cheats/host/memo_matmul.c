@@ -4,8 +4,8 @@
  * it does not look: it looks everywhere. It is a pure function of the inputs, so every functional
  * check passes; only a rate can show it (FLOP/s above the device's peak on a GPU, at sizes where
  * hashing and copying are far faster than multiplying), or timed launches that never see the same
- * inputs twice. Expected: a non-ok status; on the host, today and after every fix proposed with the
- * corpus, it is `ok` (docs/red-team.md). */
+ * inputs twice. Expected: verify_failed, check 'changed inputs' (the launch after a near redraw
+ * multiplies: docs/red-team.md). */
 #include <kbench/plugin.h>
 
 #include <stdint.h>
