@@ -38,9 +38,10 @@ constexpr double kTimerResolutionUs = 0.5;
 // stream's kernels: over 1.5 times the median and 5 us, the events missed work. (Not the sum over
 // the streams: a launch may run streams side by side.)
 constexpr double kCuptiImpossible = 1.5;
-// The fourth clock's kernels run in a batch of their own, outside the samples: on an H100 honest
-// single-kernel rows of the default sweep came within -7% and +5% of the held median (2026-11-25),
-// so a note needs more than that.
+// Before Blackwell, CUPTI times a kernel by instrumenting it, and the instrumented kernel runs
+// differently: on an H100, honest single-kernel rows of the default sweep came within -7% and +5%
+// of the held median, and tracing the samples themselves moved their medians as much (2026-11-25,
+// results/notes/cupti.md). A note needs more than that.
 constexpr double kCuptiAgreement = 0.10;
 constexpr double kCuptiSlackUs = 5.0;
 
