@@ -353,6 +353,15 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
       if (const kb_status s = test.poison(stream_, message)) return s;
     }
     if (timed) {
+      // Unheld, a launch right after the host's own work (the draw) finds its context idle, and
+      // on a GPU shared with other processes the device has moved on: the launch waits out
+      // another context's time slice. An empty kernel first, as a sample follows the one before.
+      if (cuda() && !held) {
+        launch_empty_kernel(stream_);
+        if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message, "empty launch")) {
+          return s;
+        }
+      }
       // A hold that timed out (the launch waited for the device) still times the launch from
       // the hold's end: a plain time, no shorter than the launch's own.
       bool hold_timed_out = false;
