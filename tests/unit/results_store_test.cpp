@@ -1,3 +1,4 @@
+#include "store/csv_records.hpp"
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
@@ -20,6 +21,36 @@ namespace kb {
 namespace {
 
 namespace fs = boost::filesystem;
+
+// The byte scanner behind a last row's judgement and `kbench upgrade`: fields as written, a
+// quoted line break inside one record, a doubled quote inside a quoted field, and a last record
+// that lacks its line feed or its closing quote.
+TEST(CsvRecords, FieldsAsWrittenAndHowEachRecordEnds) {
+  const std::string text = "a,\"b,1\"\n\"x\ny\",\"say \"\"hi\"\"\"\nlast,\"open";
+  const std::vector<CsvRecord> records = csv_records(text);
+  ASSERT_EQ(records.size(), 3u);
+  const auto field = [&](const CsvRecord& r, std::size_t i) {
+    return text.substr(r.fields[i].first, r.fields[i].second - r.fields[i].first);
+  };
+  ASSERT_EQ(records[0].fields.size(), 2u);
+  EXPECT_EQ(field(records[0], 1), "\"b,1\"");
+  EXPECT_TRUE(records[0].terminated);
+  EXPECT_EQ(records[0].line, 1u);
+  ASSERT_EQ(records[1].fields.size(), 2u);
+  EXPECT_EQ(field(records[1], 0), "\"x\ny\"");
+  EXPECT_EQ(field(records[1], 1), "\"say \"\"hi\"\"\"");
+  EXPECT_TRUE(records[1].quotes_closed);
+  EXPECT_EQ(records[1].line, 2u);
+  EXPECT_EQ(records[2].line, 4u);
+  EXPECT_FALSE(records[2].terminated);
+  EXPECT_FALSE(records[2].quotes_closed);
+  EXPECT_EQ(text.substr(records[2].begin, records[2].end - records[2].begin), "last,\"open");
+  EXPECT_TRUE(csv_records("").empty());
+  // From an offset, counting lines from the one named.
+  const std::vector<CsvRecord> rest = csv_records(text, records[2].begin, 7);
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].line, 7u);
+}
 
 class ResultsStoreTest : public ::testing::Test {
  protected:

@@ -1,5 +1,6 @@
 #include "store/file_upgrade.hpp"
 
+#include "store/csv_records.hpp"
 #include "store/file_lock.hpp"
 #include "store/file_schema.hpp"
 #include "util/csv.hpp"
@@ -96,49 +97,6 @@ class LockedFile {
   struct stat info_ {};
 };
 
-// One CSV record of the file: where its fields are, as written (quotes and all). A quoted field
-// may hold line breaks (kbench writes them as \n, but a person or another tool may not).
-struct Record {
-  std::size_t begin = 0, end = 0;  // [begin, end): its bytes without the line feed that ends it
-  std::vector<std::pair<std::size_t, std::size_t>> fields;
-  bool terminated = false;  // a line feed outside quotes ends it
-  bool quotes_closed = true;
-  std::size_t line = 0;  // the file's line it starts on, from 1
-};
-
-// The records of `text` from `offset` (quotes toggled by every double quote, as RFC 4180's doubled
-// quotes toggle twice).
-std::vector<Record> records_of(const std::string& text, std::size_t offset, std::size_t line) {
-  std::vector<Record> records;
-  std::size_t pos = offset;
-  while (pos < text.size()) {
-    Record record;
-    record.begin = pos;
-    record.line = line;
-    std::size_t field = pos;
-    bool quoted = false;
-    for (; pos < text.size(); ++pos) {
-      const char ch = text[pos];
-      if (ch == '"') {
-        quoted = !quoted;
-      } else if (ch == ',' && !quoted) {
-        record.fields.emplace_back(field, pos);
-        field = pos + 1;
-      } else if (ch == '\n') {
-        ++line;
-        if (!quoted) break;
-      }
-    }
-    record.fields.emplace_back(field, pos);
-    record.end = pos;
-    record.quotes_closed = !quoted;
-    record.terminated = pos < text.size();
-    if (record.terminated) ++pos;
-    records.push_back(std::move(record));
-  }
-  return records;
-}
-
 // The schema `found` belongs to, now or in an older kbench, or an InputError naming the first
 // difference from the header it is closest to.
 const FileSchema& schema_of(const std::string& path, const std::vector<std::string>& found,
@@ -218,9 +176,9 @@ UpgradeOutcome upgrade_file(const std::string& path) {
   std::string fragment;
   std::size_t fragment_line = 0;
   bool newline_added = false;
-  const auto records = records_of(text, header_end + 1, 2);
+  const auto records = csv_records(text, header_end + 1, 2);
   for (std::size_t i = 0; i < records.size(); ++i) {
-    const Record& record = records[i];
+    const CsvRecord& record = records[i];
     const bool whole = record.quotes_closed && record.fields.size() == found.size();
     if (!record.terminated) {
       // The last line, without its line feed: a whole row kept (a run adds the line feed), or

@@ -1,5 +1,6 @@
 #include "store/shared_csv_file.hpp"
 
+#include "store/csv_records.hpp"
 #include "store/file_lock.hpp"
 #include "util/csv.hpp"
 #include "util/input_error.hpp"
@@ -37,14 +38,10 @@ class AppendLock {
 
 // The fields of one CSV line, or nothing when it ends inside a quoted field.
 std::optional<std::size_t> field_count(std::string_view line) {
-  std::size_t fields = 1;
-  bool quoted = false;
-  for (char ch : line) {
-    if (ch == '"') quoted = !quoted;
-    else if (ch == ',' && !quoted) ++fields;
-  }
-  if (quoted) return std::nullopt;
-  return fields;
+  const std::vector<CsvRecord> records = csv_records(line);
+  if (records.empty()) return 1;  // an empty line: one empty field
+  if (records.size() > 1 || !records.front().quotes_closed) return std::nullopt;
+  return records.front().fields.size();
 }
 
 // A last line without its newline is a whole row when it has the header's fields and closes its
