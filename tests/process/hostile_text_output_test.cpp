@@ -17,6 +17,8 @@
 
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -37,6 +39,27 @@ int separators(const std::string& line) {
   int count = 0;
   for (std::size_t i = 0; i < line.size(); ++i) count += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
   return count;
+}
+
+// The output's tables, each its lines: a table runs from a line that starts with a pipe to the
+// next blank line.
+std::vector<std::vector<std::string>> tables_of(const std::string& output) {
+  std::vector<std::vector<std::string>> tables;
+  bool in_table = false;
+  std::size_t start = 0;
+  while (start < output.size()) {
+    const auto end = output.find('\n', start);
+    const std::string line = output.substr(start, end - start);
+    start = end == std::string::npos ? output.size() : end + 1;
+    if (line.empty()) {
+      in_table = false;
+    } else if (in_table || line.front() == '|') {
+      if (!in_table) tables.emplace_back();
+      in_table = true;
+      tables.back().push_back(line);
+    }
+  }
+  return tables;
 }
 
 TEST(HostileText, ErrorLinesEchoNoBomCarriageReturnOrEscapeSequence) {
@@ -74,20 +97,12 @@ TEST(HostileText, CompareTablesKeepTheirColumnsWhateverTheNamesHold) {
   for (const char* by : {"run", "gpu", "plugin", "device"}) {
     const auto run = kbench({"compare", csv, "--by", by});
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    // A table runs from a line starting with a pipe to the next blank line: each of its lines is
-    // a row of pipes, as many as the header's.
-    int columns = -1;
-    std::size_t start = 0;
-    while (start < run.output.size()) {
-      const auto end = run.output.find('\n', start);
-      const std::string line = run.output.substr(start, end - start);
-      start = end + 1;
-      if (line.empty()) {
-        columns = -1;
-      } else if (columns >= 0 || line.front() == '|') {
-        if (columns < 0) columns = separators(line);
+    // Each line of a table is a row of pipes, as many as the header's.
+    for (const auto& table : tables_of(run.output)) {
+      for (const std::string& line : table) {
         EXPECT_EQ(line.front(), '|') << "--by " << by << ":\n" << run.output;
-        EXPECT_EQ(separators(line), columns) << "--by " << by << ":\n" << run.output;
+        EXPECT_EQ(separators(line), separators(table.front())) << "--by " << by << ":\n"
+                                                               << run.output;
       }
     }
   }
@@ -104,14 +119,12 @@ TEST(HostileText, ListAndRunTablesKeepTheirColumnsWhateverAPluginIsNamed) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
     EXPECT_NE(run.output.find("| testing/pipe\\|name |"), std::string::npos) << run.output;
     int columns = -1;
-    std::size_t start = 0;
-    while (start < run.output.size()) {
-      const auto end = run.output.find('\n', start);
-      const std::string line = run.output.substr(start, end - start);
-      start = end + 1;
-      if (line.empty() || line.front() != '|') continue;
-      if (columns < 0) columns = separators(line);
-      EXPECT_EQ(separators(line), columns) << args.front() << ":\n" << run.output;
+    for (const auto& table : tables_of(run.output)) {
+      for (const std::string& line : table) {
+        if (line.front() != '|') continue;
+        if (columns < 0) columns = separators(line);
+        EXPECT_EQ(separators(line), columns) << args.front() << ":\n" << run.output;
+      }
     }
   }
 }
