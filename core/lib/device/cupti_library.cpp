@@ -57,7 +57,8 @@ std::vector<std::string> cupti_candidates(const char* configured, const char* cu
   return candidates;
 }
 
-std::string profiler_attached() {
+std::string why_unusable(const CuptiLibrary& library) {
+  if (!library.loaded()) return library.why_not();
   const char* injection = std::getenv("CUDA_INJECTION64_PATH");
   if (injection == nullptr || *injection == '\0') return "";
   return std::string("a profiling tool is attached (CUDA_INJECTION64_PATH=") + injection + ")";

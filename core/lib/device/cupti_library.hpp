@@ -53,9 +53,9 @@ class CuptiLibrary {
 // (null when unset): none for KBENCH_CUPTI_LIBRARY=none.
 std::vector<std::string> cupti_candidates(const char* configured, const char* cuda_home);
 
-// Set when a profiling tool is attached to the process (Nsight Systems and Compute, the compute
-// sanitizer set CUDA_INJECTION64_PATH): kbench's own CUPTI use would then disturb it. The
-// reason, or "".
-std::string profiler_attached();
+// Why kbench may not use `library` in this process, or "": it is not loaded (its why_not()), or a
+// profiling tool is attached (Nsight Systems and Compute, the compute sanitizer set
+// CUDA_INJECTION64_PATH), which kbench's own CUPTI use would disturb.
+std::string why_unusable(const CuptiLibrary& library);
 
 }  // namespace kb

@@ -61,14 +61,9 @@ const char* support_word(CUpti_Profiler_Support_Level level) {
 
 CounterProfiler::CounterProfiler(int device, std::vector<Counter> counters,
                                  const CuptiLibrary& library)
-    : cupti_(library), device_(device), counters_(std::move(counters)) {
-  if (!cupti_.loaded()) {
-    why_not_ = cupti_.why_not();
-  } else if (const std::string attached = profiler_attached(); !attached.empty()) {
-    why_not_ = attached;
-  } else if (counters_.empty()) {
-    why_not_ = "no counters asked for";
-  }
+    : cupti_(library), device_(device), counters_(std::move(counters)),
+      why_not_(why_unusable(library)) {
+  if (why_not_.empty() && counters_.empty()) why_not_ = "no counters asked for";
 }
 
 CounterProfiler::~CounterProfiler() {

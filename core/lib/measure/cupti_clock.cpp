@@ -111,13 +111,8 @@ using StreamId = CUptiResult (*)(CUcontext, CUstream, uint8_t, uint32_t*);
 
 }  // namespace
 
-CuptiClock::CuptiClock(const CuptiLibrary& library) : cupti_(library) {
-  if (!cupti_.loaded()) {
-    why_not_ = cupti_.why_not();
-  } else if (const std::string attached = profiler_attached(); !attached.empty()) {
-    why_not_ = attached;
-  }
-}
+CuptiClock::CuptiClock(const CuptiLibrary& library)
+    : cupti_(library), why_not_(why_unusable(library)) {}
 
 bool CuptiClock::start_tracing(cudaStream_t stream, std::uint32_t& stream_id) {
   const CuptiLibrary& cupti = cupti_;
