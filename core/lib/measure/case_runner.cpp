@@ -344,38 +344,8 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
 kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
                               double median_us, bool held, kb_message& message,
                               kb_verification& figures, Failure& failure) {
-  double launch_us = 0;  // the last timed launch's own time
-  // `timed`: the launch is timed as the samples were (held where they were), its time to be held
-  // against their median.
-  const auto checked_launch = [&](const char* check, kb_verification& result,
-                                  bool poison_first = true, bool timed = false) {
-    if (poison_first) {
-      if (const kb_status s = test.poison(stream_, message)) return s;
-    }
-    if (timed) {
-      // Unheld, a launch right after the host's own work (the draw) finds its context idle, and
-      // on a GPU shared with other processes the device has moved on: the launch waits out
-      // another context's time slice. An empty kernel first, as a sample follows the one before.
-      if (cuda() && !held) {
-        launch_empty_kernel(stream_);
-        if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message, "empty launch")) {
-          return s;
-        }
-      }
-      // A hold that timed out (the launch waited for the device) still times the launch from
-      // the hold's end: a plain time, no shorter than the launch's own.
-      bool hold_timed_out = false;
-      if (const kb_status s = timed_launches(launch, held, 1, message, launch_us, hold_timed_out)) {
-        return s;
-      }
-    } else if (const kb_status s = launch(stream_)) {
-      return s;
-    } else if (cuda()) {
-      if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
-                                        "synchronising after launch")) {
-        return s;
-      }
-    }
+  // The outputs the last launch left, judged by the family (or the plugin's own verify).
+  const auto judge = [&](const char* check, kb_verification& result) {
     result = kb_verification{};
     const kb_status status = test.check(stream_, result, message);
     if (status != KB_OK && status != KB_VERIFY_FAILED) return status;
@@ -383,6 +353,33 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
       failure = {KB_VERIFY_FAILED, check_failure(check, refereed(), status, result, message)};
     }
     return KB_OK;
+  };
+  const auto checked_launch = [&](const char* check, kb_verification& result) {
+    if (const kb_status s = test.poison(stream_, message)) return s;
+    if (const kb_status s = launch(stream_)) return s;
+    if (cuda()) {
+      if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
+                                        "synchronising after launch")) {
+        return s;
+      }
+    }
+    return judge(check, result);
+  };
+  // One launch timed as the samples were (held where they were), to be held against their median.
+  const auto launch_as_sampled = [&](double& launch_us) {
+    // Unheld, a launch right after the host's own work (the draw) finds its context idle, and
+    // on a GPU shared with other processes the device has moved on: the launch waits out
+    // another context's time slice. An empty kernel first, as a sample follows the one before.
+    if (cuda() && !held) {
+      launch_empty_kernel(stream_);
+      if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message, "empty launch")) {
+        return s;
+      }
+    }
+    // A hold that timed out (the launch waited for the device) still times the launch from the
+    // hold's end: a plain time, no shorter than the launch's own.
+    bool hold_timed_out = false;
+    return timed_launches(launch, held, 1, message, launch_us, hold_timed_out);
   };
   if (!refereed()) return checked_launch("verify", figures);
 
@@ -425,11 +422,10 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
     if (const kb_status s = refereed_case.draw(near_seed, KB_DRAW_NEAR, stream_, message)) {
       return s;
     }
+    double launch_us = 0;
+    if (const kb_status s = launch_as_sampled(launch_us)) return s;
     kb_verification unpoisoned{};
-    if (const kb_status s = checked_launch("unpoisoned launch", unpoisoned, false, true);
-        s || failure.status) {
-      return s;
-    }
+    if (const kb_status s = judge("unpoisoned launch", unpoisoned); s || failure.status) return s;
     fastest_us = attempt == 0 ? launch_us : std::min(fastest_us, launch_us);
     if (!(median_us > 0) || fastest_us <= limit_us) break;
   }
