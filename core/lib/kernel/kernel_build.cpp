@@ -2,6 +2,7 @@
 
 #include "kernel/nvrtc.hpp"
 #include "kernel/ptx_entry.hpp"
+#include "util/seconds_since.hpp"
 #include "util/sha256.hpp"
 #include "util/whole_file.hpp"
 
@@ -9,7 +10,6 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <set>
 
@@ -172,13 +172,12 @@ BuiltKernel build_kernel(const KernelManifest& m, const KernelVariant& variant,
     built.image = !code->cubin.empty() ? code->cubin : code->ptx + '\0';
     built.cached = true;
   } else {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = SteadyClock::now();
     // The prelude, then the file as it is: #line keeps the compiler's line numbers the file's.
     const std::string name = fs::path(m.file).filename().string();
     const std::string source = variant.prelude + "#line 1 \"" + name + "\"\n" + m.contents;
     const Nvrtc::Result result = nvrtc->compile(source, name, options, variant.entry);
-    built.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    built.seconds = seconds_since(start);
     if (!result.ok) {
       throw KernelBuildError("compile error (" + built.compiler + "): " + first_errors(result.log));
     }

@@ -3,11 +3,11 @@
 #include "case/case_spec.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
+#include "util/seconds_since.hpp"
 
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -298,7 +298,7 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
   std::vector<std::string> errors(variants.size());
   std::mutex said;
   std::atomic<std::size_t> next{0}, done{0};
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = SteadyClock::now();
   const auto work = [&] {
     for (std::size_t i; (i = next++) < variants.size();) {
       try {
@@ -319,8 +319,7 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = seconds_since(start);
   for (std::size_t i = 0; i < variants.size(); ++i) {
     if (!errors[i].empty()) {
       throw KernelBuildError(errors[i] + " [" + variant_text(cases[first_case[i]]) + "]");

@@ -6,6 +6,7 @@
 #include "measure/self_checks.hpp"
 #include "util/number_text.hpp"
 #include "util/plugin_text.hpp"
+#include "util/seconds_since.hpp"
 
 #include <kbench/support/error.hpp>
 #include <kbench/support/random.hpp>
@@ -20,12 +21,6 @@
 
 namespace kb {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // A sticky error (illegal address, launch failure...) poisons the context for good: every later
 // call fails the same way, so the worker must be replaced.
@@ -171,7 +166,7 @@ kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int la
                                      bool& hold_timed_out) {
   hold_timed_out = false;
   if (!cuda()) {
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     const kb_status status = launch(nullptr);
     microseconds = seconds_since(start) * 1e6;
     return status;
@@ -266,10 +261,10 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   }
   // The SM clock, read between samples every kClockReadSeconds (as nvbench watches for
   // throttling): the lowest reading is the row's clock.
-  auto clock_read_at = Clock::now() - std::chrono::seconds(1);
+  auto clock_read_at = SteadyClock::now() - std::chrono::seconds(1);
   const auto read_clock = [&] {
     if (!monitor_ || seconds_since(clock_read_at) < kClockReadSeconds) return;
-    clock_read_at = Clock::now();
+    clock_read_at = SteadyClock::now();
     if (const auto mhz = monitor_->sm_clock_mhz()) {
       sampling.lowest_clock_mhz = std::min(sampling.lowest_clock_mhz.value_or(*mhz), *mhz);
     }
@@ -279,7 +274,7 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   // sample), so no launch is spent on checking alone.
   if (sampling.slow && !checked.empty()) checked = {0};
   int void_in_a_row = 0;
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
   while (verdict == StoppingRule::Verdict::more) {
     const std::size_t index = sampling.samples.size();
@@ -493,7 +488,7 @@ kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb
 kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
                                     kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     const int launches = static_cast<int>(
         std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
                    static_cast<double>(kCuptiMaxLaunches)));
@@ -511,7 +506,7 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
     result.phases->cupti += seconds_since(start);
   }
   if (counters_) {
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     std::optional<CounterReading> reading;
     if (const kb_status s = counters_->collect(launch, stream_, flush_.get(), message, reading)) {
       return s;
@@ -555,10 +550,10 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   result.phases.emplace();
   double* const phases[] = {&result.phases->setup, &result.phases->timing, &result.phases->verify};
   std::size_t phase = 0;
-  auto phase_start = Clock::now();
+  auto phase_start = SteadyClock::now();
   const auto end_phase = [&] {
     *phases[phase++] = seconds_since(phase_start);
-    phase_start = Clock::now();
+    phase_start = SteadyClock::now();
   };
   CaseSetup made = refereed() ? RefereedCase::set_up(plugin_, *family_, request, stream_)
                               : set_up_self_refereed(plugin_, family_, request);
@@ -601,7 +596,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     if (cuda() && (status = from_cuda(cudaStreamSynchronize(stream_), message, "poison")) != KB_OK) {
       return finish(status, "poison");
     }
-    const auto warm_up = Clock::now();
+    const auto warm_up = SteadyClock::now();
     if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
     if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) != KB_OK) {
       return finish(status, "launch");

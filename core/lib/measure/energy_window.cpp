@@ -1,17 +1,12 @@
 #include "measure/energy_window.hpp"
 
+#include "util/seconds_since.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 namespace kb {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 double least_squares_slope(const std::vector<double>& x, const std::vector<double>& y) {
   const double n = static_cast<double>(x.size());
@@ -41,7 +36,7 @@ kb_status energy_window(const LaunchOnce& launch, cudaStream_t stream, GpuMonito
   std::vector<cudaEvent_t> queued;
   std::vector<double> times, joules;
   std::optional<double> last_seen;
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   kb_status status = KB_OK;
   while (status == KB_OK && seconds_since(start) < give_up &&
          (times.empty() || times.back() - times.front() < seconds)) {

@@ -1,22 +1,13 @@
 #include "measure/self_checks.hpp"
 
 #include "measure/blocking_kernel.hpp"
+#include "util/seconds_since.hpp"
 #include "util/statistics.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 namespace kb {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-}  // namespace
 
 kb_status batch_timing(const LaunchOnce& launch, cudaStream_t stream, CudaTimer& timer,
                        double expected_us, kb_message& message, BatchTiming& timing) {
@@ -26,7 +17,7 @@ kb_status batch_timing(const LaunchOnce& launch, cudaStream_t stream, CudaTimer&
   const int count = static_cast<int>(std::clamp(2000.0 / std::max(expected_us, 0.1), 1.0, 1000.0));
   std::vector<double> per_launch, enqueue;
   for (int batch = 0; batch < 3; ++batch) {
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     timer.start(stream);
     for (int i = 0; i < count; ++i) {
       if (const kb_status status = launch(stream); status) return status;
@@ -49,13 +40,13 @@ kb_status synchronised_host_timing(const LaunchOnce& launch, cudaStream_t stream
   const int count = static_cast<int>(std::clamp(20000.0 / std::max(expected_us, 1.0), 3.0, 5.0));
   std::vector<double> launches, idle;
   for (int i = 0; i < count; ++i) {
-    auto start = Clock::now();
+    auto start = SteadyClock::now();
     launch_empty_kernel(stream);
     if (const kb_status s = from_cuda(cudaDeviceSynchronize(), message, "empty launch"); s) {
       return s;
     }
     idle.push_back(seconds_since(start) * 1e6);
-    start = Clock::now();
+    start = SteadyClock::now();
     if (const kb_status status = launch(stream); status) return status;
     if (const kb_status s = from_cuda(cudaDeviceSynchronize(), message, "synchronised launch"); s) {
       return s;

@@ -32,7 +32,7 @@ bool Search::done() const {
   if (trace_.size() == space_.size()) return true;
   if (limits_.evaluations > 0 && trace_.size() >= limits_.evaluations) return true;
   return limits_.seconds > 0 &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
+         seconds_since(start_) >=
              limits_.seconds;
 }
 
@@ -44,7 +44,7 @@ double Search::progress() const {
   }
   if (limits_.seconds > 0) {
     const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        seconds_since(start_);
     spent = std::max(spent, elapsed / limits_.seconds);
   }
   return std::min(spent, 1.0);

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "tune/search_space.hpp"
+#include "util/seconds_since.hpp"
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -70,7 +70,7 @@ class Search {
   const SearchSpace& space_;
   Objective objective_;
   SearchLimits limits_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  SteadyClock::time_point start_ = SteadyClock::now();
   std::vector<std::optional<Cost>> costs_;  // per point: empty until evaluated
   std::vector<Evaluation> trace_;
   std::optional<std::size_t> best_;
