@@ -61,6 +61,9 @@ const std::vector<Cheat> kHonest = {
     {"honest_transpose", "transpose/redteam_honest", kTranspose, {"ok"}, ""},
     {"honest_reduce", "reduce/redteam_honest", kReduce, {"ok"}, ""},
     {"honest_matmul", "matmul/redteam_honest", kMatmul, {"ok"}, ""},
+    // Slower for 10 ms once its inputs first change: a hold-up of the host, which the check's
+    // spaced tries outlast (three tries a millisecond apart did not).
+    {"honest_held_up", "transpose/redteam_held_up", kTranspose, {"ok"}, ""},
 };
 
 class RedTeamHost : public testing::TestWithParam<Cheat> {};
