@@ -82,6 +82,9 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (kernel && c.plugin->kernel) {
     args.push_back("--kernel-sha256");
     args.push_back(c.plugin->kernel->sha256);
+  } else {
+    args.push_back("--planned-as");
+    args.push_back(planned_identity(*c.plugin));
   }
   if (c.plugin->referee) {
     args.push_back("--family-file");

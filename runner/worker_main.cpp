@@ -41,7 +41,7 @@ int worker_command(const std::vector<std::string>& args) {
   // parent's terminal uninvited, so standard output goes nowhere.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
 
-  std::string file, family_file, kernel_file, kernel_sha256;
+  std::string file, family_file, kernel_file, kernel_sha256, planned_as;
   int device = -1;
   MeasuredBandwidth bandwidth;
   TimingOptions timing;
@@ -49,7 +49,7 @@ int worker_command(const std::vector<std::string>& args) {
   po::options_description description;
   description.add_options()("plugin-file", po::value(&file), "")(
       "family-file", po::value(&family_file), "")("kernel-file", po::value(&kernel_file), "")(
-      "kernel-sha256", po::value(&kernel_sha256), "")(
+      "kernel-sha256", po::value(&kernel_sha256), "")("planned-as", po::value(&planned_as), "")(
       "device", po::value(&device), "")("copy-gbps", po::value(&bandwidth.copy_gbps), "")(
       "read-gbps", po::value(&bandwidth.read_gbps), "")("l2-gbps", po::value(&bandwidth.l2_gbps),
                                                          "");
@@ -86,6 +86,10 @@ int worker_command(const std::vector<std::string>& args) {
       plugin = load_plugin(file);
     }
     if (!kernel && plugin->api == nullptr) throw LoadError(file + " is not a strategy");
+    if (!kernel && planned_identity(plugin->info) != planned_as) {
+      throw LoadError(file + " describes itself otherwise than when the run planned its cases (" +
+                      planned_identity(plugin->info) + "; planned: " + planned_as + ")");
+    }
     const KernelPlugin& api = kernel ? kernel->plugin() : *plugin->api;
     if (!kernel && plugin->info.refereed_by_family() && !family) {
       throw LoadError(plugin->info.name + ": a version 3 strategy needs its family's library");

@@ -113,8 +113,9 @@ std::string try_to_write() {
 
 volatile int target_byte = 0;  // in the child below: what process_vm_writev tries to change
 
-// Reaches into other processes: a child of its own (traced, its memory written), the worker's
-// parent (its memory opened through /proc), and out of the process group its worker ends with.
+// Reaches into other processes: a child of its own (traced, its memory written, killed), the
+// worker's parent (its memory opened through /proc, a signal), every process (a signal), and out of
+// the process group its worker ends with.
 std::string try_to_reach() {
   const pid_t child = fork();
   if (child == 0) {
@@ -140,6 +141,9 @@ std::string try_to_reach() {
   ::waitpid(leaver, &status, 0);
   errno = WEXITSTATUS(status);
   said += "; setsid: " + outcome(errno == 0);
+  // Signal 0 asks whether a signal could be sent, and sends none.
+  said += "; signal the parent: " + outcome(::kill(getppid(), 0) == 0);
+  said += "; signal every process: " + outcome(::kill(-1, 0) == 0);
   return said;
 }
 

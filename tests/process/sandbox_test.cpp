@@ -67,11 +67,12 @@ TEST_F(Sandbox, APluginCannotWriteTheResultsFileOrOutsideTheTemporaryFolders) {
   EXPECT_EQ(kbtest::read_file(csv_).find("written by the plugin"), std::string::npos);
 }
 
-TEST_F(Sandbox, APluginCannotTraceOrWriteAnotherProcessOrLeaveItsGroup) {
+TEST_F(Sandbox, APluginCannotTraceWriteOrSignalAnotherProcessOrLeaveItsGroup) {
   const std::string message = message_of("testing/setup_reaches_other_processes");
   EXPECT_NE(message.find("ptrace: Operation not permitted; process_vm_writev: Operation not "
                          "permitted; parent memory: Permission denied; setsid: Operation not "
-                         "permitted"),
+                         "permitted; signal the parent: Operation not permitted; signal every "
+                         "process: Operation not permitted"),
             std::string::npos)
       << message;
 }
@@ -100,7 +101,8 @@ TEST_F(Sandbox, KbenchSandboxOffLeavesThePluginUnconfined) {
       << run.output;
   ASSERT_EQ(run.rows.size(), 1u) << run.output;
   EXPECT_NE(run.rows[0].at("message").find("ptrace: ok; process_vm_writev: ok; parent memory: ok; "
-                                           "setsid: ok"),
+                                           "setsid: ok; signal the parent: ok; signal every "
+                                           "process: ok"),
             std::string::npos)
       << run.rows[0].at("message");
   EXPECT_NE(message_of("testing/setup_writes_outside").find("outside: ok"), std::string::npos);

@@ -55,6 +55,14 @@ const std::vector<Cheat> kCheats = {
     // A memo keyed by a digest of all the inputs passes every output check; the launch right
     // after the inputs changed in a few places recomputes, and takes far longer than the median.
     {"memo_matmul", "matmul/cheat_memo", kMatmul, kVerifyFailed, "check 'changed inputs' failed"},
+    // The strategy writes through what it is handed, const only by type: it is handed copies.
+    {"hidden_inputs", "reduce/cheat_hidden_inputs", kReduce, kVerifyFailed,
+     "check 'inputs unchanged' failed"},
+    // kbench judges with its own copy of the family's descriptor, taken before any strategy ran.
+    {"rewires_referee", "transpose/cheat_rewires_referee", kTranspose, kVerifyFailed, kTimed},
+    // The worker compares the descriptor it loaded with the one the run planned from.
+    {"renamed_in_worker", "transpose/cheat_renamed_in_worker", kTranspose, {"error"},
+     "describes itself otherwise than when the run planned its cases"},
 };
 
 const std::vector<Cheat> kHonest = {
@@ -96,6 +104,23 @@ TEST_P(RedTeamHostControl, HonestStrategyIsOk) { kbtest::red_team::expect_ok(Get
 
 INSTANTIATE_TEST_SUITE_P(Honest, RedTeamHostControl, testing::ValuesIn(kHonest),
                          kbtest::red_team::case_name);
+
+// A descriptor rewritten after load (another name, another hook) changes no later case: each is
+// judged by the name and hook kbench validated (before: the first case caught, the second `ok` as
+// transpose/copy).
+TEST(RedTeamHostShapes, ARenamedDescriptorChangesNoLaterCase) {
+  const auto run = kbtest::kbench({"run", "--plugins",
+                                   kbtest::test_plugin_dir("cheats/renamed_after_load"), "--plugin",
+                                   "transpose/cheat_renamed_after_load", "--sizes",
+                                   "256x192,192x256", "--dtypes", "float32", "--max-time", "0.05"});
+  ASSERT_EQ(run.rows.size(), 2u) << run.output << run.csv_error;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("plugin"), "transpose/cheat_renamed_after_load");
+    EXPECT_EQ(row.at("status"), "verify_failed") << row.at("message");
+    EXPECT_NE(row.at("message").find(kTimed), std::string::npos) << row.at("message");
+  }
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+}
 
 // Honest where validate looks: small_only is `ok` on the family's check size, which is why its
 // cheat needs the sweep's sizes to show.

@@ -86,7 +86,8 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
     return failed(s, "family draw");
   }
   if (strategy.prepare != nullptr) {
-    if (const kb_status s = strategy.prepare(&test->strategy_case_, &test->buffers_,
+    test->hand_over();
+    if (const kb_status s = strategy.prepare(&test->handed_case_, &test->handed_buffers_,
                                              &test->strategy_state_, &made.message);
         s) {
       test->strategy_state_ = nullptr;  // a failed prepare leaves nothing allocated
@@ -97,8 +98,19 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
   return made;
 }
 
+void RefereedCase::hand_over() {
+  handed_op_ = strategy_case_.op;
+  handed_params_ = strategy_case_.params;
+  handed_case_ = strategy_case_;
+  handed_case_.op = handed_op_.c_str();
+  handed_case_.params = handed_params_.c_str();
+  handed_buffers_ = buffers_;
+}
+
 kb_status RefereedCase::launch(cudaStream_t stream, kb_message& message) {
-  return strategy_.run(strategy_state_, &strategy_case_, &buffers_, stream, &config_, &message);
+  hand_over();
+  return strategy_.run(strategy_state_, &handed_case_, &handed_buffers_, stream, &config_,
+                       &message);
 }
 
 kb_status RefereedCase::poison(cudaStream_t stream, kb_message& message) {

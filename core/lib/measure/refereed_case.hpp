@@ -49,6 +49,12 @@ class RefereedCase final : public CaseUnderTest {
  private:
   RefereedCase(const KernelPlugin& strategy, const KernelFamily& family, const CaseRequest& request);
 
+  // What the strategy is handed, afresh before each of its calls: copies, since it may write
+  // through the pointers it is given (const only by type), and what it writes there must reach
+  // neither the family's case, nor the buffers the runner digests and the family checks, nor its
+  // own next call (an input count of 0 would leave the inputs unwatched).
+  void hand_over();
+
   const KernelPlugin& strategy_;
   const KernelFamily& family_;
   kb_case case_;           // as the family sees it
@@ -61,6 +67,9 @@ class RefereedCase final : public CaseUnderTest {
   void* family_state_ = nullptr;
   void* strategy_state_ = nullptr;
   kb_buffers buffers_{};
+  kb_case handed_case_{};
+  kb_buffers handed_buffers_{};
+  std::string handed_op_, handed_params_;
   std::vector<std::uint64_t> input_digests_;
 };
 

@@ -154,18 +154,13 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
 
 namespace {
 
-std::shared_ptr<const LoadedPlugin> load_family(std::shared_ptr<LoadedPlugin> loaded,
-                                                const LoadStep& step) {
-  const auto entry = loaded->library.get<const KernelFamily*()>(KB_FAMILY_ENTRY_SYMBOL);
-  if (step) step(KB_FAMILY_ENTRY_SYMBOL "()");
-  loaded->family = entry();
-  if (loaded->family == nullptr) throw LoadError(KB_FAMILY_ENTRY_SYMBOL "() returned NULL");
-  if (step) step("reading its KernelFamily");
-  loaded->info = describe_family(*loaded->family, loaded->library.location().string());
-  if (const std::string problem = validate_family(*loaded->family, loaded->info); !problem.empty()) {
-    throw LoadError(problem);
-  }
-  return loaded;
+// The first bytes of a descriptor the plugin declares (a version 1 struct is shorter than this
+// kbench's), the rest zero.
+template <typename Descriptor>
+Descriptor copy_of(const Descriptor& given) {
+  Descriptor copy{};
+  std::memcpy(&copy, &given, std::min<std::size_t>(given.struct_size, sizeof(Descriptor)));
+  return copy;
 }
 
 }  // namespace
@@ -175,6 +170,7 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const L
     if (step) step(name);
   };
   auto loaded = std::make_shared<LoadedPlugin>();
+  auto& info = loaded->info;
   boost::system::error_code error;
   entering("loading the library");
   // rtld_local: two plugins may define the same internal symbols without interfering.
@@ -187,18 +183,54 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const L
                     ")");
   }
   if (!loaded->library.has(KB_ENTRY_SYMBOL)) {
-    if (loaded->library.has(KB_FAMILY_ENTRY_SYMBOL)) return load_family(std::move(loaded), step);
-    throw LoadError("no '" KB_ENTRY_SYMBOL "' (or '" KB_FAMILY_ENTRY_SYMBOL "') symbol exported");
+    if (!loaded->library.has(KB_FAMILY_ENTRY_SYMBOL)) {
+      throw LoadError("no '" KB_ENTRY_SYMBOL "' (or '" KB_FAMILY_ENTRY_SYMBOL "') symbol exported");
+    }
+    const auto entry = loaded->library.get<const KernelFamily*()>(KB_FAMILY_ENTRY_SYMBOL);
+    entering(KB_FAMILY_ENTRY_SYMBOL "()");
+    const KernelFamily* given = entry();
+    if (given == nullptr) throw LoadError(KB_FAMILY_ENTRY_SYMBOL "() returned NULL");
+    entering("reading its KernelFamily");
+    info = describe_family(*given, loaded->library.location().string());
+    if (const std::string problem = validate_family(*given, info); !problem.empty()) {
+      throw LoadError(problem);
+    }
+    const FamilyInfo& described = *info.family_info;
+    kb_family& own_info = loaded->own_family_info_;
+    own_info.name = described.name.c_str();
+    own_info.rank = described.rank;
+    own_info.shape_names = described.shape_names.c_str();
+    own_info.default_sizes = described.default_sizes.c_str();
+    own_info.default_blocks = described.default_blocks.c_str();
+    own_info.default_dtypes = described.default_dtypes.c_str();
+    own_info.check_sizes = described.check_sizes.c_str();
+    own_info.check_blocks = described.check_blocks.c_str();
+    own_info.headline = described.headline.c_str();
+    own_info.reference = described.reference.c_str();
+    KernelFamily& own = loaded->own_family_ = copy_of(*given);
+    own.info = &own_info;
+    own.version = info.version.c_str();
+    own.ops = info.ops.c_str();
+    loaded->family = &own;
+    return loaded;
   }
   const auto entry = loaded->library.get<const KernelPlugin*()>(KB_ENTRY_SYMBOL);
   entering(KB_ENTRY_SYMBOL "()");
-  loaded->api = entry();
-  if (loaded->api == nullptr) throw LoadError(KB_ENTRY_SYMBOL "() returned NULL");
+  const KernelPlugin* given = entry();
+  if (given == nullptr) throw LoadError(KB_ENTRY_SYMBOL "() returned NULL");
   entering("reading its KernelPlugin");
-  loaded->info = describe_plugin(*loaded->api, file);
-  if (const std::string problem = validate(*loaded->api, loaded->info); !problem.empty()) {
+  info = describe_plugin(*given, file);
+  if (const std::string problem = validate(*given, info); !problem.empty()) {
     throw LoadError(problem);
   }
+  KernelPlugin& own = loaded->own_api_ = copy_of(*given);
+  own.name = info.name.c_str();
+  own.family = info.family.c_str();
+  own.version = info.version.c_str();
+  own.description = info.description.c_str();
+  own.ops = info.ops.c_str();
+  own.cuda_archs = info.cuda_archs.c_str();
+  loaded->api = &own;
   return loaded;
 }
 

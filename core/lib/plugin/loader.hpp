@@ -18,22 +18,36 @@
 
 namespace kb {
 
-// A strategy (api set) or a family's referee (family set), and its library.
+// Told the name of each step of a load before it runs the plugin's code ("kbench_plugin()"), so
+// that a probe that dies in it can say where.
+using LoadStep = std::function<void(const char* step)>;
+
+// A strategy (api set) or a family's referee (family set), and its library. `api` and `family`
+// point to kbench's own copies of the descriptor, taken once it was validated, their strings the
+// bounded copies in `info`: the plugin's code keeps running in the process that loaded it, and a
+// later write to its own struct (another name, other flags, another hook after the first case;
+// a strategy writing to its family's) changes nothing kbench reads.
 struct LoadedPlugin {
+  LoadedPlugin() = default;
+  LoadedPlugin(const LoadedPlugin&) = delete;  // api and family point into the object
+  LoadedPlugin& operator=(const LoadedPlugin&) = delete;
+
   boost::dll::shared_library library;
   const KernelPlugin* api = nullptr;
   const KernelFamily* family = nullptr;
   PluginInfo info;  // bounded copies of the descriptor's strings
+
+ private:
+  friend std::shared_ptr<const LoadedPlugin> load_plugin(const std::string&, const LoadStep&);
+  KernelPlugin own_api_{};
+  KernelFamily own_family_{};
+  kb_family own_family_info_{};
 };
 
 class LoadError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-// Told the name of each step of a load before it runs the plugin's code ("kbench_plugin()"), so
-// that a probe that dies in it can say where.
-using LoadStep = std::function<void(const char* step)>;
 
 // Loads one file and validates its descriptor (ABI version, struct size, name, hooks): a strategy
 // when it exports kbench_plugin, else a family when it exports kbench_family. Throws LoadError

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 namespace kb {
 namespace {
@@ -49,6 +50,15 @@ PluginInfo describe_family(const KernelFamily& family, const std::string& file) 
   info.dtypes = family.dtypes;
   info.has_accepts = family.accepts != nullptr;
   return info;
+}
+
+std::string planned_identity(const PluginInfo& info) {
+  char masks[64];
+  std::snprintf(masks, sizeof masks, "dtypes=0x%x flags=0x%x", info.dtypes, info.flags);
+  return "name=" + info.name + " version=" + info.version + " abi=" +
+         std::to_string(info.abi_version) +
+         " device=" + (info.device == KB_DEVICE_CUDA ? "cuda" : "host") + " " + masks +
+         " ops=" + info.ops;
 }
 
 PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file) {

@@ -79,6 +79,11 @@ PluginInfo describe_family(const KernelFamily& family, const std::string& file);
 // fields of ABI version 2 only from a version 2 plugin.
 PluginInfo describe_plugin(const KernelPlugin& plugin, const std::string& file);
 
+// What a run plans a strategy's cases from, as one line: the worker that runs them refuses a
+// library that describes itself otherwise there than it did to the probe (a plugin may tell the
+// two processes apart, and take the family's reference's name, or other flags, in the worker).
+std::string planned_identity(const PluginInfo& info);
+
 // What is wrong with a version 2 plugin's family description or parameters; "" when nothing.
 std::string check_family_and_params(const PluginInfo& info);
 

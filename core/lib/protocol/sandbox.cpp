@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,16 @@ namespace {
 
 // Landlock ABI 3 (Linux 6.2) added truncation; older kernel headers lack its flag.
 constexpr std::uint64_t kAccessTruncate = 1ULL << 14;
+
+// Landlock ABI 6 (Linux 6.12) scopes signals to the domain: a process may signal only those in
+// its own domain (its children), not the kbench that started it. Older kernel headers lack the
+// field and the flag.
+struct RulesetAttributes {
+  std::uint64_t handled_access_fs;
+  std::uint64_t handled_access_net;
+  std::uint64_t scoped;
+};
+constexpr std::uint64_t kScopeSignal = 1ULL << 1;
 
 // Every right that changes the file system, none that reads it.
 constexpr std::uint64_t kWriteAccess =
@@ -83,10 +94,15 @@ void restrict_writes(int abi, const std::vector<std::string>& also_writable) {
   std::uint64_t handled = kWriteAccess;
   if (abi >= 2) handled |= LANDLOCK_ACCESS_FS_REFER;  // renames and links across folders
   if (abi >= 3) handled |= kAccessTruncate;
-  landlock_ruleset_attr attributes{};
+  RulesetAttributes attributes{};
   attributes.handled_access_fs = handled;
-  const int ruleset = static_cast<int>(
-      ::syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0));
+  std::size_t size = sizeof(landlock_ruleset_attr);
+  if (abi >= 6) {
+    attributes.scoped = kScopeSignal;
+    size = sizeof attributes;
+  }
+  const int ruleset =
+      static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attributes, size, 0));
   if (ruleset < 0) fail("landlock_create_ruleset");
   for (const auto& folder : writable_folders(also_writable)) {
     // A folder that does not exist (no ~/.nv yet) gets no rule: nothing beneath it can be made.
@@ -107,12 +123,35 @@ void restrict_writes(int abi, const std::vector<std::string>& also_writable) {
 void refuse_other_processes() {
   scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
   if (filter == nullptr) fail("seccomp_init");
-  for (const int call : {SCMP_SYS(ptrace), SCMP_SYS(process_vm_writev), SCMP_SYS(process_vm_readv),
-                         SCMP_SYS(pidfd_getfd), SCMP_SYS(setsid), SCMP_SYS(setpgid)}) {
-    if (seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), call, 0) != 0) {
+  const auto refuse = [&](int call, std::initializer_list<scmp_arg_cmp> only_when) {
+    if (seccomp_rule_add_array(filter, SCMP_ACT_ERRNO(EPERM), call,
+                               static_cast<unsigned>(only_when.size()), only_when.begin()) != 0) {
       seccomp_release(filter);
       fail("seccomp_rule_add");
     }
+  };
+  for (const int call : {SCMP_SYS(ptrace), SCMP_SYS(process_vm_writev), SCMP_SYS(process_vm_readv),
+                         SCMP_SYS(pidfd_getfd), SCMP_SYS(setsid), SCMP_SYS(setpgid)}) {
+    refuse(call, {});
+  }
+  // No signal to the kbench that started this process, to its process group, or to every process
+  // (kill -1): a plugin that stops, ends or kills the parent loses the run's rows, and the parent
+  // could say nothing. Its own children it may still signal. (Landlock ABI 6 scopes signals the
+  // same way where the kernel has it; this holds on older kernels too.) A pid is an int: compared
+  // on its low 32 bits, whatever the caller left in the register's upper half.
+  const auto pid_is = [](pid_t pid) {
+    return SCMP_A0(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, static_cast<std::uint32_t>(pid));
+  };
+  const pid_t parent = ::getppid();
+  const pid_t parent_group = ::getpgid(parent);
+  for (const int call : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(tkill),
+                         SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
+                         SCMP_SYS(pidfd_open)}) {
+    refuse(call, {pid_is(parent)});
+  }
+  for (const int call : {SCMP_SYS(kill), SCMP_SYS(rt_sigqueueinfo)}) {
+    refuse(call, {pid_is(-1)});
+    if (parent_group > 0) refuse(call, {pid_is(-parent_group)});
   }
   const int loaded = seccomp_load(filter);
   seccomp_release(filter);

@@ -8,7 +8,10 @@
 //   writes, it lists no reads. A Landlock domain also bars tracing any process outside it.
 // - seccomp: ptrace, process_vm_readv/writev and pidfd_getfd (another process's memory and
 //   descriptors), and setsid/setpgid (leaving the process group its worker ends with) fail with
-//   EPERM.
+//   EPERM; so does a signal to the kbench that started the process, to its process group or to
+//   every process (kill -1), and pidfd_open of that kbench: a plugin that stopped or killed it
+//   would lose the run's rows without a word. Landlock ABI 6 (Linux 6.12) scopes signals to the
+//   domain as well. The plugin may still signal itself and its own children.
 // Both need no_new_privs: a set-user-ID program the plugin runs gains no privilege. (The CUDA
 // driver runs nvidia-modprobe, set-user-ID, only to create missing /dev/nvidia* nodes; the parent
 // has initialised CUDA before any worker starts, which creates them.) KBENCH_SANDBOX=off in the
