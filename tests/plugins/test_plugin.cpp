@@ -87,11 +87,15 @@ void channel_fault(const kb_case* c) {
 std::string outcome(bool done) { return done ? "ok" : std::strerror(errno); }
 
 // Writes where a plugin must not: the results file the test names (KBT_RESULTS), by appending
-// and by truncating, and a folder outside the temporary ones (KBT_OUTSIDE); and where it may.
+// and by truncating, a folder outside the temporary ones (KBT_OUTSIDE) and the shared temporary
+// folder (KBT_SHARED_TMP); and where it may, its TMPDIR, which it names.
 std::string try_to_write() {
   const char* results = std::getenv("KBT_RESULTS");
   const char* outside = std::getenv("KBT_OUTSIDE");
-  if (results == nullptr || outside == nullptr) return "KBT_RESULTS and KBT_OUTSIDE are not set";
+  const char* shared = std::getenv("KBT_SHARED_TMP");
+  if (results == nullptr || outside == nullptr || shared == nullptr) {
+    return "KBT_RESULTS, KBT_OUTSIDE and KBT_SHARED_TMP are not all set";
+  }
   std::string said = "results: ";
   const int fd = ::open(results, O_WRONLY | O_APPEND);
   said += outcome(fd >= 0 && ::write(fd, "written by the plugin\n", 22) == 22);
@@ -108,7 +112,11 @@ std::string try_to_write() {
   const int tmp = ::mkstemp(name.data());
   said += "; tmp: " + outcome(tmp >= 0);
   if (tmp >= 0) ::close(tmp), ::unlink(name.data());
-  return said;
+  const std::string left = std::string(shared) + "/kbt-left-by-the-plugin";
+  const int in_shared = ::open(left.c_str(), O_WRONLY | O_CREAT, 0644);
+  said += "; shared tmp: " + outcome(in_shared >= 0);
+  if (in_shared >= 0) ::close(in_shared), ::unlink(left.c_str());
+  return said + "; TMPDIR=" + (tmpdir ? tmpdir : "");
 }
 
 volatile int target_byte = 0;  // in the child below: what process_vm_writev tries to change

@@ -18,18 +18,20 @@ namespace {
 namespace fs = boost::filesystem;
 using kbtest::kbench;
 
-// The results file and a folder, both beneath the build tree: outside every folder the sandbox
-// lets a plugin write to (the temporary folders, /dev, /proc, the caches).
+// The results file and a folder, both beneath the build tree (or, for the test that says so, the
+// shared temporary folder): outside every folder the sandbox lets a plugin write to (its own
+// temporary folder, /dev, /proc, the caches).
 class Sandbox : public ::testing::Test {
  protected:
   void SetUp() override {
     const kb::SandboxSupport support = kb::sandbox_support();
     if (!support.missing().empty()) GTEST_SKIP() << support.missing();
-    folder_ = fs::path(KBT_PLUGIN_ROOT).parent_path() / fs::unique_path("sandbox-%%%%-%%%%");
-    const std::string temporary = fs::temp_directory_path().string();
-    if (folder_.string().rfind(temporary, 0) == 0 || folder_.string().rfind("/tmp/", 0) == 0) {
-      GTEST_SKIP() << "the build tree lies in a temporary folder, where plugins may write";
-    }
+    place(fs::path(KBT_PLUGIN_ROOT).parent_path());
+    setenv("KBT_SHARED_TMP", fs::temp_directory_path().c_str(), 1);
+  }
+  void place(const fs::path& parent) {
+    if (!folder_.empty()) fs::remove_all(folder_);
+    folder_ = parent / fs::unique_path("sandbox-%%%%-%%%%");
     fs::create_directories(folder_ / "outside");
     csv_ = (folder_ / "results.csv").string();
     setenv("KBT_RESULTS", csv_.c_str(), 1);
@@ -38,6 +40,7 @@ class Sandbox : public ::testing::Test {
   void TearDown() override {
     unsetenv("KBT_RESULTS");
     unsetenv("KBT_OUTSIDE");
+    unsetenv("KBT_SHARED_TMP");
     unsetenv("KBENCH_SANDBOX");
     if (!folder_.empty()) fs::remove_all(folder_);
   }
@@ -55,14 +58,38 @@ class Sandbox : public ::testing::Test {
   std::string csv_;
 };
 
+// What the plugin's TMPDIR was, from its message: its own folder, gone once the run ended.
+void expect_private_temporary_folder_gone(const std::string& message) {
+  const auto at = message.find("; TMPDIR=");
+  ASSERT_NE(at, std::string::npos) << message;
+  const fs::path tmpdir = message.substr(at + 9);
+  EXPECT_EQ(tmpdir.parent_path(), fs::temp_directory_path()) << message;
+  EXPECT_EQ(tmpdir.filename().string().rfind("kbench-", 0), 0u) << message;
+  EXPECT_FALSE(fs::exists(tmpdir)) << message;
+}
+
 TEST_F(Sandbox, APluginCannotWriteTheResultsFileOrOutsideTheTemporaryFolders) {
   const std::string message = message_of("testing/setup_writes_outside");
   EXPECT_NE(message.find("results: Permission denied; truncate: Permission denied; "
-                         "outside: Permission denied; tmp: ok"),
+                         "outside: Permission denied; tmp: ok; shared tmp: Permission denied"),
             std::string::npos)
       << message;
+  expect_private_temporary_folder_gone(message);
   EXPECT_FALSE(fs::exists(folder_ / "outside" / "made-by-the-plugin"));
   // The file holds its header and the plugin's row, nothing else.
+  EXPECT_EQ(kb::read_results(csv_).size(), 1u);
+  EXPECT_EQ(kbtest::read_file(csv_).find("written by the plugin"), std::string::npos);
+}
+
+// A results file in the shared temporary folder (a test's, a quick try's) is as far out of reach:
+// the plugin writes in a folder of its own, not in /tmp.
+TEST_F(Sandbox, AResultsFileInTheSharedTemporaryFolderIsOutOfReachToo) {
+  place(fs::temp_directory_path());
+  const std::string message = message_of("testing/setup_writes_outside");
+  EXPECT_NE(message.find("results: Permission denied; truncate: Permission denied; "
+                         "outside: Permission denied; tmp: ok; shared tmp: Permission denied"),
+            std::string::npos)
+      << message;
   EXPECT_EQ(kb::read_results(csv_).size(), 1u);
   EXPECT_EQ(kbtest::read_file(csv_).find("written by the plugin"), std::string::npos);
 }
@@ -105,7 +132,8 @@ TEST_F(Sandbox, KbenchSandboxOffLeavesThePluginUnconfined) {
                                            "process: ok"),
             std::string::npos)
       << run.rows[0].at("message");
-  EXPECT_NE(message_of("testing/setup_writes_outside").find("outside: ok"), std::string::npos);
+  EXPECT_NE(message_of("testing/setup_writes_outside").find("outside: ok; tmp: ok; shared tmp: ok"),
+            std::string::npos);
   EXPECT_TRUE(fs::exists(folder_ / "outside" / "made-by-the-plugin"));
 }
 

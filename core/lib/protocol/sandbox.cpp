@@ -1,5 +1,7 @@
 #include "protocol/sandbox.hpp"
 
+#include <boost/filesystem/operations.hpp>
+
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <linux/seccomp.h>
@@ -57,14 +59,27 @@ bool disabled() {
   return setting != nullptr && std::strcmp(setting, "off") == 0;
 }
 
-// The folders a GPU run writes to: scratch and temporary files, devices and /proc, the caches of
-// the CUDA driver (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
-std::vector<std::string> writable_folders(const std::vector<std::string>& also) {
-  std::vector<std::string> folders = {"/tmp", "/var/tmp", "/dev", "/proc"};
+bool is_folder(const std::string& path) {
+  struct stat status {};
+  return ::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
+}
+
+// The system's temporary folder, as the process found it: $TMPDIR where it names a folder.
+std::string temporary_base() {
+  const char* tmpdir = std::getenv("TMPDIR");
+  return tmpdir != nullptr && *tmpdir != '\0' && is_folder(tmpdir) ? tmpdir : "/tmp";
+}
+
+// The folders a GPU run writes to: its own temporary folder (not the shared ones, where a
+// results file may lie), devices (shared memory) and /proc, the caches of the CUDA driver
+// (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
+std::vector<std::string> writable_folders(const std::string& temporary,
+                                          const std::vector<std::string>& also) {
+  std::vector<std::string> folders = {temporary, "/dev", "/proc"};
   for (const auto& folder : also) {
     if (!folder.empty()) folders.push_back(folder);
   }
-  for (const char* variable : {"TMPDIR", "CUDA_CACHE_PATH", "XDG_CACHE_HOME"}) {
+  for (const char* variable : {"CUDA_CACHE_PATH", "XDG_CACHE_HOME"}) {
     if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') {
       folders.push_back(value);
     }
@@ -90,7 +105,18 @@ void make_cuda_cache_folder() {
   ::mkdir((std::string(home) + "/.nv").c_str(), 0755);
 }
 
-void restrict_writes(int abi, const std::vector<std::string>& also_writable) {
+// The process's own temporary folder, made afresh (a folder a process of the same pid left is
+// removed), and TMPDIR pointing to it for the plugin's mkstemp and tmpfile.
+std::string make_private_temporary_folder() {
+  const std::string folder = private_temporary_folder(::getpid());
+  remove_private_temporary_folder(::getpid());
+  if (::mkdir(folder.c_str(), 0700) != 0) fail("mkdir " + folder);
+  ::setenv("TMPDIR", folder.c_str(), 1);
+  return folder;
+}
+
+void restrict_writes(int abi, const std::string& temporary,
+                     const std::vector<std::string>& also_writable) {
   std::uint64_t handled = kWriteAccess;
   if (abi >= 2) handled |= LANDLOCK_ACCESS_FS_REFER;  // renames and links across folders
   if (abi >= 3) handled |= kAccessTruncate;
@@ -104,9 +130,10 @@ void restrict_writes(int abi, const std::vector<std::string>& also_writable) {
   const int ruleset =
       static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attributes, size, 0));
   if (ruleset < 0) fail("landlock_create_ruleset");
-  for (const auto& folder : writable_folders(also_writable)) {
-    // A folder that does not exist (no ~/.nv yet) gets no rule: nothing beneath it can be made.
-    const int fd = ::open(folder.c_str(), O_PATH | O_CLOEXEC);
+  for (const auto& folder : writable_folders(temporary, also_writable)) {
+    // A folder that does not exist (no ~/.nv yet), or a file named as one, gets no rule: nothing
+    // beneath it can be made.
+    const int fd = ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) continue;
     landlock_path_beneath_attr beneath{};
     beneath.allowed_access = handled;
@@ -163,6 +190,15 @@ void refuse_other_processes() {
 
 }  // namespace
 
+std::string private_temporary_folder(pid_t pid) {
+  return temporary_base() + "/kbench-" + std::to_string(pid);
+}
+
+void remove_private_temporary_folder(pid_t pid) {
+  boost::system::error_code ignored;
+  boost::filesystem::remove_all(private_temporary_folder(pid), ignored);
+}
+
 std::string SandboxSupport::missing() const {
   if (disabled) return "the plugin sandbox is off (KBENCH_SANDBOX=off): plugins may write anywhere";
   if (landlock_abi > 0 && seccomp) return "";
@@ -188,7 +224,7 @@ void enter_sandbox(const std::vector<std::string>& also_writable) {
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("PR_SET_NO_NEW_PRIVS");
   if (support.landlock_abi > 0) {
     make_cuda_cache_folder();
-    restrict_writes(support.landlock_abi, also_writable);
+    restrict_writes(support.landlock_abi, make_private_temporary_folder(), also_writable);
   }
   if (support.seccomp) refuse_other_processes();
 }

@@ -1,9 +1,10 @@
 // The children that run plugin code (the probe and the workers) confine it before loading any,
 // where the kernel allows it:
-// - Landlock (Linux 5.13+): writes only beneath the folders a GPU run needs to write to ($TMPDIR,
-//   /tmp, /var/tmp, /dev, /proc, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache).
-//   A plugin cannot write, create, remove, rename or truncate anything else: not the results or
-//   samples file, not the user's sources. Reading stays open everywhere (the CUDA driver reads
+// - Landlock (Linux 5.13+): writes only beneath the folders a GPU run needs to write to: the
+//   process's own temporary folder (private_temporary_folder below; TMPDIR points to it), /dev,
+//   /proc, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache. A plugin cannot write,
+//   create, remove, rename or truncate anything else: not the results or samples file, not the
+//   user's sources, not /tmp, where a results file may lie. Reading stays open everywhere (the CUDA driver reads
 //   /dev/nvidia*, /proc, /sys, the plugin's folder and the CUDA libraries): the rule set denies
 //   writes, it lists no reads. A Landlock domain also bars tracing any process outside it.
 // - seccomp: ptrace, process_vm_readv/writev and pidfd_getfd (another process's memory and
@@ -18,6 +19,8 @@
 // environment leaves the children unconfined: for a debugger, a profiler that injects itself, or
 // a driver set-up this rule set does not foresee (docs/nothing-lost.md).
 #pragma once
+
+#include <sys/types.h>
 
 #include <string>
 #include <vector>
@@ -41,5 +44,11 @@ SandboxSupport sandbox_support();
 // where it exists when the sandbox is entered (one that does not is left out: nothing can make
 // it from inside).
 void enter_sandbox(const std::vector<std::string>& also_writable = {});
+
+// A confined process's own temporary folder: kbench-<pid> in $TMPDIR (where it names a folder)
+// or /tmp. The process makes it as it enters the sandbox; whoever waits for the process removes
+// it once it has ended (a killed process cannot).
+std::string private_temporary_folder(pid_t pid);
+void remove_private_temporary_folder(pid_t pid);
 
 }  // namespace kb

@@ -1,5 +1,6 @@
 #include "protocol/worker_process.hpp"
 
+#include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 #include "util/short_of_resources.hpp"
 
@@ -118,6 +119,7 @@ std::string WorkerProcess::wait_for_exit() {
   int status = 0;
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+  remove_private_temporary_folder(pid_);
   pid_ = -1;
   signal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return describe_exit(status);
