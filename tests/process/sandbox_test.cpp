@@ -115,6 +115,27 @@ TEST_F(Sandbox, APluginsEntryCannotWriteOutsideTheTemporaryFoldersEither) {
   EXPECT_EQ(kbtest::read_file(csv_), before);
 }
 
+// What no sandbox forbids: a plugin that may read the results file may lock a byte of it, and held
+// the append lock until its worker ended, so the parent waited for ever for its first row. It waits
+// a bounded time, says it waits, and stops as on a full disk: one line, the resume command, the file
+// whole. (The patience is 60 s; the test's is 1 s.)
+TEST_F(Sandbox, APluginHoldingTheAppendLockStopsTheRunWithALineNotAHang) {
+  { kb::ResultsStore store(csv_); }
+  const std::string before = kbtest::read_file(csv_);
+  setenv("KBENCH_TEST_APPEND_LOCK_PATIENCE", "1", 1);
+  const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("sandbox"), "--plugin",
+                           "testing/setup_locks_results", "--sizes", "10,20", "--dtypes", "int32",
+                           "--run-id", "locked"},
+                          csv_);
+  unsetenv("KBENCH_TEST_APPEND_LOCK_PATIENCE");
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("another process has held its append lock for 1 s"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("--run-id locked --output " + csv_ + " --resume"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(kbtest::read_file(csv_), before);
+}
+
 // The escape hatch, and the proof that the plugins above do what they say where nothing stops
 // them.
 TEST_F(Sandbox, KbenchSandboxOffLeavesThePluginUnconfined) {

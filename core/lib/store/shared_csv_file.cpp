@@ -5,6 +5,7 @@
 #include "util/csv.hpp"
 #include "util/input_error.hpp"
 #include "util/output_file.hpp"
+#include "util/seconds_since.hpp"
 #include "util/shell_word.hpp"
 
 #include <fcntl.h>
@@ -20,14 +21,49 @@
 #include <iostream>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace kb {
 namespace {
 
+// An append holds the lock for milliseconds. Held far longer, it is held by something stuck, or by
+// a process that took it to stall the run (reading the file is enough to lock a byte of it): the
+// run says it is waiting, and then stops with its resume command rather than hang.
+constexpr double kAppendLockSayAfterSeconds = 5;
+constexpr double kAppendLockPatienceSeconds = 60;
+
+// KBENCH_TEST_APPEND_LOCK_PATIENCE=S (docs/nothing-lost.md): the patience, for a test.
+double append_lock_patience() {
+  const char* test = std::getenv("KBENCH_TEST_APPEND_LOCK_PATIENCE");
+  return test != nullptr ? std::strtod(test, nullptr) : kAppendLockPatienceSeconds;
+}
+
 // Holds the file's append lock (file_lock.hpp) for its lifetime.
 class AppendLock {
  public:
-  explicit AppendLock(int fd) : fd_(fd) { lock_byte(fd_, kAppendLockByte, /*wait=*/true); }
+  AppendLock(int fd, const std::string& what) : fd_(fd) {
+    const auto start = SteadyClock::now();
+    const double patience = append_lock_patience();
+    auto pause = std::chrono::milliseconds(1);
+    bool said = false;
+    while (!lock_byte(fd_, kAppendLockByte, /*wait=*/false)) {
+      // Another failure than a lock held elsewhere (no locks on this file system) locks nothing,
+      // as it did when the wait was unbounded.
+      if (errno != EAGAIN && errno != EACCES) return;
+      const double waited = seconds_since(start);
+      if (waited >= patience) {
+        throw WriteError(what + ": another process has held its append lock for " +
+                         std::to_string(static_cast<int>(waited)) +
+                         " s (a kbench that hangs, or a plugin holding it to stall the run)");
+      }
+      if (!said && waited >= kAppendLockSayAfterSeconds) {
+        std::cerr << "kbench: waiting for " << what << ": another process holds its append lock\n";
+        said = true;
+      }
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::milliseconds(100));
+    }
+  }
   ~AppendLock() { unlock_byte(fd_, kAppendLockByte); }
   AppendLock(const AppendLock&) = delete;
   AppendLock& operator=(const AppendLock&) = delete;
@@ -143,7 +179,7 @@ bool SharedCsvFile::open_and_check() {
     inode_ = info.st_ino;
     bool same_file = false;
     {
-      AppendLock lock(fd_);
+      AppendLock lock(fd_, what_ + " '" + path_ + "'");
       struct stat now {};
       same_file = ::stat(path_.c_str(), &now) == 0 && now.st_dev == device_ &&
                   now.st_ino == inode_;
@@ -226,7 +262,7 @@ void SharedCsvFile::check_still_the_file() const {
 
 SharedCsvFile::Span SharedCsvFile::append(const std::string& lines) {
   const std::lock_guard<std::mutex> threads(mutex_);
-  AppendLock lock(fd_);
+  AppendLock lock(fd_, what_ + " '" + path_ + "'");
   check_still_the_file();
   repair_incomplete_line();
   // Another runner may have created the file empty and not yet written its header.
@@ -241,7 +277,7 @@ SharedCsvFile::Span SharedCsvFile::append(const std::string& lines) {
 bool SharedCsvFile::undo(const Span& span) {
   if (span.end == span.begin) return true;
   const std::lock_guard<std::mutex> threads(mutex_);
-  AppendLock lock(fd_);
+  AppendLock lock(fd_, what_ + " '" + path_ + "'");
   return file_size(fd_) == span.end && ::ftruncate(fd_, span.begin) == 0;
 }
 
