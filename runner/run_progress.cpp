@@ -66,7 +66,7 @@ void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
   if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
   if (!row.get("message").empty()) line += " (" + row.get("message") + ")";
   if (!row.get("throttle").empty()) line += " [throttled: " + row.get("throttle") + "]";
-  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fprintf(stderr, "%s\n", terminal_text(line).c_str());
 }
 
 // Wall time, and the time of every lane summed: what the GPUs' timing loops took against the host

@@ -235,6 +235,7 @@ kb_status launch(void* state, void*, kb_launch_config*, kb_message* msg) {
     std::snprintf(msg->text, sizeof msg->text, "launch failed on purpose");
     return KB_ERROR;
   }
+  if (KBT_IS("launch_verify_failed")) return KB_VERIFY_FAILED;
   auto* s = static_cast<State*>(state);
   for (std::size_t i = 0; i < s->in.size(); ++i) s->out[i] = s->scale * s->in[i];
   return KB_OK;

@@ -61,6 +61,24 @@ TEST(Isolation, EveryFaultBecomesItsOwnRowAndTheSweepGoesOn) {
                             "2 timeout, 2 oom"),
             std::string::npos)
       << run.output;
+  // A message's line break stays in its row's cell, and shows as "\n" in its progress line: a
+  // plugin cannot start a line of kbench's output (a fake "[k/n] ... ok").
+  EXPECT_NE(run.output.find("(setup: setup refused, with \"quotes\", commas\\nand a newline)"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("\nand a newline"), std::string::npos) << run.output;
+}
+
+// KB_VERIFY_FAILED is a check's word: from a launch it is an error that says so, not a
+// verify_failed row with no check's message.
+TEST(Isolation, ALaunchThatSaysVerifyFailedIsAnErrorThatSaysSo) {
+  const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("launch_verify_failed"),
+                           "--plugin", "testing/launch_verify_failed", "--sizes", "1000",
+                           "--dtypes", "int32", "--max-time", "0.02"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u) << run.output;
+  EXPECT_EQ(run.rows[0].at("status"), "error");
+  EXPECT_EQ(run.rows[0].at("message"), "launch: returned KB_VERIFY_FAILED, which only a check returns");
 }
 
 using kbtest::spawn_kbench;

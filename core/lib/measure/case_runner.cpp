@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string_view>
 #include <thread>
 
 namespace kb {
@@ -561,6 +563,15 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   const auto finish = [&](kb_status status, const char* stage) {
     test.reset();
     while (phase < 3) end_phase();
+    // A launch that says its case failed verification judges itself, which only a check may:
+    // an error of the launch, with the words it said (a verify_failed row without a check's
+    // message would read as the referee's verdict).
+    if (status == KB_VERIFY_FAILED && std::string_view(stage) == "launch") {
+      status = KB_ERROR;
+      const std::string said = plugin_text(message.text);
+      std::snprintf(message.text, sizeof message.text, "returned KB_VERIFY_FAILED, which only a "
+                    "check returns%s%s", said.empty() ? "" : ": ", said.c_str());
+    }
     result.status = status_of(status);
     if (status != KB_OK && status != KB_VERIFY_FAILED) {
       result.message = std::string(stage) + ": " + plugin_text(message.text);
