@@ -75,6 +75,10 @@ void channel_fault(const kb_case* c) {
   if (c->shape[0] == 100 && KBT_IS("setup_forges_unsampled_ok")) {
     write_on_channel("result\tseq=" + std::to_string(cases) + "\tstatus=ok\n");
   }
+  if (c->shape[0] == 100 && KBT_IS("setup_floods_channel")) {
+    const std::string mebibyte(std::size_t{1} << 20, 'x');
+    for (int i = 0; i < 65; ++i) write_on_channel(mebibyte);
+  }
   if (KBT_IS("setup_orphan")) leave_a_child_behind();
   if (KBT_IS("setup_orphan_segfault")) {
     leave_a_child_behind();

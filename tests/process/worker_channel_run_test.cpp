@@ -49,6 +49,14 @@ TEST(WorkerChannel, AnOkWithoutSamplesIsNoResult) {
                               "worker protocol error: an ok result without samples");
 }
 
+// Bytes without a line feed: the parent kept them all and searched them again on every read (a
+// plugin grew it by 32 MB in 20 s). What it keeps is bounded, and the flood is a line out of step.
+TEST(WorkerChannel, AFloodWithoutLineFeedsIsAnErrorOfItsCaseNotUnboundedMemory) {
+  expect_rows_are_their_cases(kbench(sweep("testing/setup_floods_channel", "100,200,300")),
+                              "worker protocol error: a line that answers no case ('a line of "
+                              "over 64 MiB'");
+}
+
 // The worker segfaults while a child it started holds the channel and standard error: the crash
 // is seen from the worker's exit at once, and the child ends with it.
 TEST(WorkerChannel, ACrashIsSeenFromTheWorkersExitAndItsDescendantsEndWithIt) {

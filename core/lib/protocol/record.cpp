@@ -66,9 +66,19 @@ bool decode_record(const std::string& line, std::string& kind, Record& fields) {
 LineReader::Status LineReader::read_line(std::string& line, int timeout_ms) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (true) {
-    if (const auto newline = buffer_.find('\n'); newline != std::string::npos) {
+    if (const auto newline = buffer_.find('\n', scanned_); newline != std::string::npos) {
       line = buffer_.substr(0, newline);
       buffer_.erase(0, newline + 1);
+      scanned_ = 0;
+      return Status::line;
+    }
+    scanned_ = buffer_.size();
+    // Bytes without end on the channel (a plugin writing on it): what the reader keeps is
+    // bounded, and the line it returns is no record, so its reader takes it for one out of step.
+    if (buffer_.size() > kLongestLine) {
+      line = "a line of over " + std::to_string(kLongestLine >> 20) + " MiB";
+      buffer_.clear();
+      scanned_ = 0;
       return Status::line;
     }
     int wait_ms = -1;

@@ -4,6 +4,7 @@
 // `result` record per case.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 
@@ -28,10 +29,14 @@ class LineReader {
   Status read_line(std::string& line, int timeout_ms);
 
  private:
+  // Far beyond any record (a result with every sample kept is a few MiB at most).
+  static constexpr std::size_t kLongestLine = std::size_t{64} << 20;
+
   int fd_;
   int ended_fd_;
   bool ended_ = false;
   std::string buffer_;
+  std::size_t scanned_ = 0;  // bytes of buffer_ known to hold no line feed
 };
 
 // Writes all of text; false when the other end is gone.
