@@ -5,6 +5,7 @@
 #include "tune/search_strategy.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
+#include "util/output_file.hpp"
 #include "util/plugin_text.hpp"
 
 #include <sys/stat.h>
@@ -226,6 +227,13 @@ bool parse_results_command(const std::vector<std::string>& args,
     return false;
   }
   return true;
+}
+
+void refuse_writing_a_file_read(const std::string& option, const std::string& output,
+                                const RowSelection& selection) {
+  for (const auto& file : selection.files) {
+    refuse_output_onto_input(option, output, file, "the input file '" + file + "'");
+  }
 }
 
 po::variables_map parse_with_config(const std::vector<std::string>& args,
