@@ -400,6 +400,25 @@ TEST_F(Upgrade, AFullDiskLeavesTheFileAsItWasAndExitsFour) {
   EXPECT_EQ(files_in(folder_.path()), files);
 }
 
+// A file-size limit (`ulimit -f`) below the upgraded copy's size fails its write (EFBIG) as a full
+// disk does, instead of SIGXFSZ ending kbench without a line and leaving the copy behind.
+TEST_F(Upgrade, AFileSizeLimitLeavesTheFileAsItWasAndExitsFour) {
+  const std::string path = older_results_file("results.csv");
+  const std::string before = read_file(path);
+  const auto files = files_in(folder_.path());
+  kbtest::Run run;
+  {
+    const kbtest::FileSizeLimit limit(before.size() / 2);
+    run = kbench({"upgrade", path});
+  }
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("'): File too large; the file is as it was\n"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(kbtest::count_lines(run.output), 1);
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(files_in(folder_.path()), files);
+}
+
 // The samples file of --samples-out has a header of its own, whose case columns grew mid-way
 // (params, repetition before sample and us): an older one is refused by a run, upgraded with the
 // new cells where the header has them, and appended to.
