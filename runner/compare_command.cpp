@@ -115,7 +115,10 @@ int verdicts(const RowSelection& selection, const VerdictOptions& o, const std::
   }
   const GateRequest request = o.gate.request();
   // Created at once: a path that cannot be a file is refused before any work.
-  if (!o.junit.empty()) write_output_file(o.junit, "", "JUnit file");
+  if (!o.junit.empty()) {
+    refuse_writing_a_file_read("--junit", o.junit, selection);
+    write_output_file(o.junit, "", "JUnit file");
+  }
   const Sides sides = sides_of(selection, o);
   Gate result = gate(sides.baseline, sides.candidate, request);
   result.baseline_label = sides.baseline_label;

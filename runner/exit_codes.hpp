@@ -8,6 +8,6 @@ inline constexpr int kExitCasesFailed = 1;   // some case ended otherwise (error
 inline constexpr int kExitBadInput = 2;      // refused input: nothing was run
 inline constexpr int kExitInternal = 3;      // a fault of kbench itself, said in one line
 inline constexpr int kExitWriteFailed = 4;   // a results or samples file could not be written
-inline constexpr int kExitInterrupted = 130; // SIGINT, SIGTERM or SIGHUP: resume to finish
+inline constexpr int kExitInterrupted = 130; // SIGINT, SIGTERM, SIGHUP...: resume to finish
 
 }  // namespace kb

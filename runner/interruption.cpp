@@ -32,11 +32,24 @@ void on_interrupt(int sig) {
   if (sig != SIGINT) abandon_cases_in_flight();
 }
 
+// Besides SIGINT, SIGTERM and SIGHUP, every signal whose default action ends the process (a quit
+// key, a timer or CPU limit run out, a user signal sent by mistake) ends it as SIGTERM does, with
+// the resume command, never without a line.
+constexpr int kInterruptions[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGUSR1,
+                                  SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF};
+
 }  // namespace
 
 void handle_interruptions() {
   signal(SIGPIPE, SIG_IGN);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, on_interrupt);
+  for (int sig : kInterruptions) signal(sig, on_interrupt);
+}
+
+sigset_t interruption_signals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  for (int sig : kInterruptions) sigaddset(&signals, sig);
+  return signals;
 }
 
 bool interrupted() { return g_interrupts > 0; }

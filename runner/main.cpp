@@ -5,6 +5,7 @@
 #include "util/terminal_text.hpp"
 #include "util/write_error.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -31,6 +32,23 @@ void on_fault(int sig) {
     [[maybe_unused]] const ssize_t written = ::write(2, line, std::strlen(line));
   }
   ::raise(sig);  // SA_RESETHAND: the default action, a core dump where enabled
+}
+
+// A descriptor 0, 1 or 2 that was closed (`>&-`, a daemon's start) would be the next file kbench
+// opens, and the table or the progress lines meant for the terminal would land in the results
+// CSV. Opened on /dev/null first, they keep every file kbench opens above them.
+void hold_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (opened != fd) {
+      // open() returns the lowest free descriptor, which is fd: anything else means none is left.
+      const char line[] =
+          "kbench: internal error: cannot open /dev/null for a closed standard descriptor\n";
+      [[maybe_unused]] const ssize_t written = ::write(2, line, sizeof line - 1);
+      _exit(kb::kExitInternal);
+    }
+  }
 }
 
 void say_why_on_fault() {
@@ -77,6 +95,10 @@ int command_of(const std::string& command, const std::vector<std::string>& args)
 }  // namespace
 
 int main(int argc, char** argv) {
+  hold_standard_descriptors();
+  // Past a file-size limit (`ulimit -f`) a write fails with EFBIG and takes the write-error path
+  // (the partial row undone, one line, exit 4) instead of SIGXFSZ ending kbench without a word.
+  signal(SIGXFSZ, SIG_IGN);
   if (argc < 2) {
     std::cerr << kUsage;
     return kb::kExitBadInput;

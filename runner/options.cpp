@@ -5,6 +5,7 @@
 #include "tune/search_strategy.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
+#include "util/output_file.hpp"
 #include "util/plugin_text.hpp"
 
 #include <sys/stat.h>
@@ -68,6 +69,22 @@ std::ifstream open_config(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw InputError("cannot read config file '" + file + "'");
   return in;
+}
+
+// The options a config file gives. A `config` key in it is refused like an unknown one: files do
+// not include others, and the command line's --config, stored first, would hide it.
+po::parsed_options parse_config(const std::string& file,
+                                const po::options_description& description,
+                                bool allow_unregistered) {
+  std::ifstream in = open_config(file);
+  po::parsed_options parsed = po::parse_config_file(in, description, allow_unregistered);
+  for (const auto& option : parsed.options) {
+    if (option.string_key == "config") {
+      throw InputError("config file '" + file + "': 'config' cannot be set in a config file (one "
+                       "file does not include another)");
+    }
+  }
+  return parsed;
 }
 
 }  // namespace
@@ -214,8 +231,7 @@ bool parse_results_command(const std::vector<std::string>& args,
       // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
       // options mean nothing here and are skipped.
       const std::string file = vm["config"].as<std::string>();
-      std::ifstream in = open_config(file);
-      po::store(po::parse_config_file(in, description, /*allow_unregistered=*/true), vm);
+      po::store(parse_config(file, description, /*allow_unregistered=*/true), vm);
     }
     if (!vm.count("help")) po::notify(vm);
   } catch (const po::error& e) {
@@ -228,6 +244,13 @@ bool parse_results_command(const std::vector<std::string>& args,
   return true;
 }
 
+void refuse_writing_a_file_read(const std::string& option, const std::string& output,
+                                const RowSelection& selection) {
+  for (const auto& file : selection.files) {
+    refuse_output_onto_input(option, output, file, "the input file '" + file + "'");
+  }
+}
+
 po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const po::options_description& description,
                                     const char* command) {
@@ -236,10 +259,9 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
     po::store(parse_command_line(args, description), vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
-      std::ifstream in = open_config(file);
       try {
         // Values on the command line win over the file's: po::store keeps the first value.
-        po::store(po::parse_config_file(in, description), vm);
+        po::store(parse_config(file, description, /*allow_unregistered=*/false), vm);
       } catch (const po::error& e) {
         throw InputError("config file '" + file + "': " + e.what());
       }

@@ -84,6 +84,10 @@ po::options_description row_selection_options(RowSelection& selection);
 bool parse_results_command(const std::vector<std::string>& args,
                            const po::options_description& description, const char* command,
                            const char* usage);
+// Refuses `output` (the file of `option`) when it is one of the CSV files the command reads:
+// opening it to write would truncate the input.
+void refuse_writing_a_file_read(const std::string& option, const std::string& output,
+                                const RowSelection& selection);
 
 // The gate's rule (docs/nightly.md), as `compare` takes it for its verdicts and `report --history`
 // for the regressions it marks: one set of options, so that both mark the same cases.

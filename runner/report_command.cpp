@@ -11,6 +11,9 @@
 #include "report/report.hpp"
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
+#include "util/output_file.hpp"
+
+#include <boost/filesystem/path.hpp>
 
 #include <fstream>
 #include <iostream>
@@ -25,6 +28,24 @@ std::string read_text(const std::string& path) {
   text << in.rdbuf();
   if (!in) throw InputError("cannot read back '" + path + "'");
   return text.str();
+}
+
+// Refuses an input CSV that the report would overwrite: the --html page, or a file in the -o
+// folder named as the report writes there (its page, and a script, data and image per plot).
+void refuse_overwriting_inputs(const RowSelection& selection, const std::string& dir,
+                               const std::string& page, const std::string& html) {
+  namespace fs = boost::filesystem;
+  if (!html.empty()) refuse_writing_a_file_read("--html", html, selection);
+  refuse_writing_a_file_read("-o", (fs::path(dir) / page).string(), selection);
+  for (const auto& file : selection.files) {
+    const fs::path input(file);
+    const std::string kind = input.extension().string();
+    const bool plot_named = kind == ".gp" || kind == ".dat" || kind == ".png";
+    if (plot_named && same_file(input.has_parent_path() ? input.parent_path().string() : ".", dir)) {
+      throw InputError("-o '" + dir + "' holds the input file '" + file +
+                       "', named as a plot file the report writes there");
+    }
+  }
 }
 
 }  // namespace
@@ -57,6 +78,7 @@ int report_command(const std::vector<std::string>& args) {
     throw InputError("--fail-slower, --min-effect and --alpha are for --history");
   }
   const GateRequest request = gate_options.request();
+  refuse_overwriting_inputs(selection, dir, trend ? "history.md" : "report.md", html);
   const auto rows = select_rows(read_results_files(selection.files), selection.families,
                                 selection.plugin_globs);
   std::vector<std::string> scripts;

@@ -25,8 +25,7 @@
 #include "tune/best_configs.hpp"
 #include "tune/plan_tuned.hpp"
 #include "util/input_error.hpp"
-
-#include <boost/filesystem/operations.hpp>
+#include "util/output_file.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -172,11 +171,8 @@ int run_command(const std::vector<std::string>& args) {
   }
   std::unique_ptr<SamplesWriter> samples;
   if (!options.samples_out.empty()) {
-    namespace fs = boost::filesystem;
-    boost::system::error_code ignored;
-    if (fs::equivalent(options.samples_out, options.output, ignored)) {
-      throw InputError("--samples-out '" + options.samples_out + "' is the --output file");
-    }
+    refuse_output_onto_input("--samples-out", options.samples_out, options.output,
+                             "the --output file");
     samples = std::make_unique<SamplesWriter>(options.samples_out);
   }
 

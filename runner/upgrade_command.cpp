@@ -4,6 +4,7 @@
 // no older kbench's file, or in use) and 4 (a file that could not be written).
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "interruption.hpp"
 #include "options.hpp"
 #include "store/file_schema.hpp"
 #include "store/file_upgrade.hpp"
@@ -17,6 +18,25 @@
 #include <iostream>
 
 namespace kb {
+namespace {
+
+// While it lives, the signals that would end kbench wait: the upgraded copy of the file in hand
+// is renamed over it or removed, never left beside it (`.FILE.upgrade-XXXXXX`) by a SIGTERM.
+class HeldSignals {
+ public:
+  HeldSignals() {
+    const sigset_t held = interruption_signals();
+    sigprocmask(SIG_BLOCK, &held, &before_);
+  }
+  ~HeldSignals() { sigprocmask(SIG_SETMASK, &before_, nullptr); }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+
+ private:
+  sigset_t before_;
+};
+
+}  // namespace
 
 int upgrade_command(const std::vector<std::string>& args) {
   std::vector<std::string> files;
@@ -52,9 +72,16 @@ int upgrade_command(const std::vector<std::string>& args) {
   }
   if (files.empty()) throw InputError("name the results or samples files to upgrade");
 
+  handle_interruptions();
   int code = kExitOk;
   for (const auto& file : files) {
+    if (interrupted()) {
+      std::cerr << "kbench: interrupted; " << terminal_text(file)
+                << " and the files after it were left as they are\n";
+      return kExitInterrupted;
+    }
     // Each file on its own: one that cannot be upgraded leaves the others to be.
+    const HeldSignals held;
     try {
       const UpgradeOutcome outcome = upgrade_file(file);
       if (outcome.upgraded) {
@@ -79,6 +106,10 @@ int upgrade_command(const std::vector<std::string>& args) {
                 << "': " << e.code().message() << "\n";
       code = std::max(code, kExitBadInput);
     }
+  }
+  if (interrupted()) {
+    std::cerr << "kbench: interrupted as the last file was done; each file is as its line says\n";
+    return kExitInterrupted;
   }
   return code;
 }

@@ -103,6 +103,24 @@ TEST(InputRules, ExplicitCasesAreRefusedWithSweepOptionsAndWhenRepeated) {
       << run.output;
 }
 
+// A `config = other.ini` line in a config file was ignored, and the whole default sweep ran.
+TEST(InputRules, AConfigFileNamingAnotherConfigFileIsRefused) {
+  const kbtest::TempFolder folder;
+  const std::string inner = folder.file("inner.ini"), outer = folder.file("outer.ini");
+  std::ofstream(inner) << "plugin = transpose/cpu\nsizes = 16\n";
+  std::ofstream(outer) << "config = " << inner << "\n";
+  const std::string expected = "kbench: error: config file '" + outer +
+                               "': 'config' cannot be set in a config file (one file does not "
+                               "include another)\n";
+  auto run = kbench({"run", "--config", outer});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_EQ(run.output, expected);
+  EXPECT_TRUE(run.rows.empty());
+  run = kbench({"compare", "--config", outer, folder.file("results.csv"), "--by", "run"});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_EQ(run.output, expected);
+}
+
 // An empty plan, and --devices all --split without a GPU, are one line each, never a signal
 // (a division by zero, an empty device list).
 TEST(InputRules, AnEmptyPlanIsOneLineNeverASignal) {

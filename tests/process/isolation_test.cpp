@@ -206,6 +206,31 @@ TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCom
 
 INSTANTIATE_TEST_SUITE_P(TermHupInt, GroupSignal, ::testing::Values(SIGTERM, SIGHUP, SIGINT));
 
+class OtherSignal : public Interruption, public ::testing::WithParamInterface<int> {};
+
+// These ended the parent silently, without the resume command: now each is taken as SIGTERM.
+TEST_P(OtherSignal, EndsTheRunAsSigtermDoesWithTheResumeCommand) {
+  const std::string log = (folder_ / "log").string();
+  const pid_t pid = spawn_kbench(args_, log);
+  wait_for_rows(2);
+  kill(pid, GetParam());
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "the parent died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  const std::string output = text_of(log);
+  EXPECT_NE(output.find("kbench: interrupted; the CSV holds every finished case. Resume with:\n"
+                        "  kbench run "),
+            std::string::npos)
+      << output;
+  EXPECT_LT(rows_in(csv_), 12u);
+  resume_and_expect_every_case_once();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryTerminatingSignal, OtherSignal,
+                         ::testing::Values(SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM,
+                                           SIGPROF));
+
 // A scheduler's SIGTERM gives the job seconds: a case that would run for minutes is abandoned at
 // once, without a row, and --resume runs it again.
 TEST_F(Interruption, SigtermAbandonsALongCaseAtOnceWithoutARow) {

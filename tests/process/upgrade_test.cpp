@@ -400,6 +400,61 @@ TEST_F(Upgrade, AFullDiskLeavesTheFileAsItWasAndExitsFour) {
   EXPECT_EQ(files_in(folder_.path()), files);
 }
 
+// A file-size limit (`ulimit -f`) below the upgraded copy's size fails its write (EFBIG) as a full
+// disk does, instead of SIGXFSZ ending kbench without a line and leaving the copy behind.
+TEST_F(Upgrade, AFileSizeLimitLeavesTheFileAsItWasAndExitsFour) {
+  const std::string path = older_results_file("results.csv");
+  const std::string before = read_file(path);
+  const auto files = files_in(folder_.path());
+  kbtest::Run run;
+  {
+    const kbtest::FileSizeLimit limit(before.size() / 2);
+    run = kbench({"upgrade", path});
+  }
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("'): File too large; the file is as it was\n"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(kbtest::count_lines(run.output), 1);
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(files_in(folder_.path()), files);
+}
+
+// SIGTERM or SIGHUP while the upgraded copy is written left the copy beside the file: the copy is
+// now renamed or removed first, then the command ends with a line and exit 130.
+TEST_F(Upgrade, ASignalDuringTheCopyLeavesNoCopyBehind) {
+  const std::string path = older_results_file("results.csv");
+  std::string rows;
+  for (const auto& record : records_of(read_file(path))) rows += record + "\n";
+  const std::string header = rows.substr(0, rows.find('\n') + 1);
+  const std::string body = rows.substr(header.size());
+  std::string big = header;
+  while (big.size() < (64u << 20)) big += body;  // long enough to be caught writing its copy
+  for (const int sig : {SIGTERM, SIGHUP}) {
+    SCOPED_TRACE(sig);
+    { std::ofstream(path, std::ios::trunc | std::ios::binary) << big; }
+    const std::string log = folder_.file("log");
+    auto files = files_in(folder_.path());
+    files.insert("log");
+    const pid_t pid = kbtest::spawn_kbench({"upgrade", path}, log);
+    bool copying = false;
+    for (int i = 0; i < 20000 && !copying; ++i) {
+      for (const auto& name : files_in(folder_.path())) {
+        copying = copying || name.rfind(".results.csv.upgrade-", 0) == 0;
+      }
+      if (!copying) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    ASSERT_TRUE(copying) << "the copy was never seen";
+    kill(pid, sig);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    EXPECT_NE(read_file(log).find("kbench: interrupted"), std::string::npos) << read_file(log);
+    EXPECT_EQ(files_in(folder_.path()), files);  // no copy left
+    EXPECT_EQ(kb::read_results(path).size(), kbtest::count_lines(big) - 1u);
+  }
+}
+
 // The samples file of --samples-out has a header of its own, whose case columns grew mid-way
 // (params, repetition before sample and us): an older one is refused by a run, upgraded with the
 // new cells where the header has them, and appended to.

@@ -228,4 +228,45 @@ TEST_F(WriteErrors, ADiskFullWhenTheResultsFileIsCreatedIsExitFour) {
   EXPECT_NE(run.output.find("No space left on device"), std::string::npos) << run.output;
 }
 
+// A file-size limit (`ulimit -f`) once killed kbench with SIGXFSZ mid-row, without a line: the
+// write fails instead (EFBIG) and takes the path of a full disk.
+TEST_F(WriteErrors, AFileSizeLimitIsAFailedWriteNotASilentDeath) {
+  std::string sizes;
+  for (int i = 1; i <= 60; ++i) sizes += (i > 1 ? "," : "") + std::to_string(i);
+  kbtest::Run run;
+  {
+    const kbtest::FileSizeLimit limit(10240);
+    run = kbench(sweep(sizes), csv_);
+  }
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("kbench: cannot write results file '" + csv_ +
+                            "': File too large; not recorded: testing/good int32 "),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("--run-id full-disk --output " + csv_ + " --resume\n"),
+            std::string::npos)
+      << run.output;
+  const std::size_t kept = kb::read_results(csv_).size();
+  EXPECT_GT(kept, 0u);
+  EXPECT_LT(kept, 60u);
+  expect_whole_rows(kept);
+
+  auto resumed = sweep(sizes);
+  resumed.push_back("--resume");
+  run = kbench(resumed, csv_);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  expect_whole_rows(60);
+
+  // The HTML page of `report --html` (the markdown beside it small enough to be written).
+  {
+    const kbtest::FileSizeLimit limit(10240);
+    run = kbench({"report", csv_, "-o", folder_.file("report"), "--html", folder_.file("r.html")});
+  }
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_NE(run.output.find("cannot write HTML page '" + folder_.file("r.html") +
+                            "': File too large"),
+            std::string::npos)
+      << run.output;
+}
+
 }  // namespace

@@ -48,6 +48,19 @@ class TempFolder {
   boost::filesystem::path path_;
 };
 
+// While it lives, the processes the test starts may write files of at most `bytes` (`ulimit -f`,
+// RLIMIT_FSIZE): a larger write fails, or raises SIGXFSZ in a process that does not ignore it.
+class FileSizeLimit {
+ public:
+  explicit FileSizeLimit(unsigned long long bytes);
+  ~FileSizeLimit();
+  FileSizeLimit(const FileSizeLimit&) = delete;
+  FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+ private:
+  unsigned long long before_;
+};
+
 int count_lines(const std::string& text);
 
 // The whole of a file, or "" when it cannot be read.

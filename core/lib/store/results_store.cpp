@@ -4,6 +4,7 @@
 #include "util/input_error.hpp"
 
 #include <csv.h>  // libfccp
+#include <sys/stat.h>
 
 #include <array>
 #include <fstream>
@@ -27,6 +28,11 @@ ResultsStore::ResultsStore(std::string path) : file_(std::move(path), results_sc
 void ResultsStore::append(const ResultRow& row) { file_.append(csv_line(row.cells())); }
 
 std::vector<ResultRow> read_results(const std::string& path) {
+  // A folder failed deep in the stream, /dev/zero filled memory and a FIFO blocked forever.
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+    throw InputError("results file '" + path + "' is not a regular file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cannot read results file '" + path + "'");
   std::string fragment;

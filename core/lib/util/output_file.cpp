@@ -1,8 +1,10 @@
 #include "util/output_file.hpp"
 
+#include "util/input_error.hpp"
 #include "util/write_error.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,6 +60,17 @@ void write_output_file(const std::string& path, std::string_view text, const std
     throw WriteError("cannot write " + what + " '" + path + "': " +
                      std::strerror(written ? errno : error));
   }
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat first {}, second {};
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
+         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+}
+
+void refuse_output_onto_input(const std::string& option, const std::string& output,
+                              const std::string& input, const std::string& input_named) {
+  if (same_file(output, input)) throw InputError(option + " '" + output + "' is " + input_named);
 }
 
 }  // namespace kb

@@ -18,4 +18,13 @@ void write_output_file(const std::string& path, std::string_view text, const std
 // does, so CI exercises every write-error path on any filesystem.
 bool write_all(int fd, std::string_view text);
 
+// Whether both paths name one existing file: the same device and inode, through a link or any
+// other spelling of the path.
+bool same_file(const std::string& a, const std::string& b);
+
+// Refuses, before it is opened (and truncated), an output that is a file the command reads:
+// InputError "OPTION 'OUTPUT' is INPUT_NAMED" (e.g. "the --output file").
+void refuse_output_onto_input(const std::string& option, const std::string& output,
+                              const std::string& input, const std::string& input_named);
+
 }  // namespace kb
