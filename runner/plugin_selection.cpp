@@ -21,6 +21,9 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
     std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
   }
   PluginSelection selection{{}, FamilyTable(discovery.families, discovery.plugins)};
+  selection.skipped_files = static_cast<std::size_t>(
+      std::count_if(discovery.failures.begin(), discovery.failures.end(),
+                    [](const LoadFailure& failure) { return !failure.duplicate; }));
   for (const auto& warning : selection.families.warnings()) {
     std::cerr << "kbench: " << warning << "\n";
   }

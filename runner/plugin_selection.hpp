@@ -19,6 +19,11 @@ struct PluginSelection {
   // Kernel files selected that cannot run here (no CUDA device): checked all the same (compiled)
   // by select_runnable, so a broken one is refused on any machine (kernel_parts.hpp).
   std::vector<std::shared_ptr<const PluginInfo>> kernels_without_device;
+  // Files of the plugin folders that could not be loaded (another ABI version, not a library, a
+  // crash while loading, no referee), and folders named that are none: a sweep without their rows
+  // is not the sweep asked for, so the run's exit code says so. (A duplicate name is not counted:
+  // that name runs, from the first folder.)
+  std::size_t skipped_files = 0;
 };
 
 // Says on standard error, one line each, which files were skipped (refused by the loader, or

@@ -101,15 +101,17 @@ int run_command(const std::vector<std::string>& args) {
 
   Plan plan;
   std::size_t plugins = 0;
+  std::size_t skipped_files = 0;
   {
     // The plugins' own code (loading, accepts()) runs in the probe, bounded by --case-timeout.
     PluginProbe probe(executable_path(), options.case_timeout_seconds);
     const PluginSelection selection =
         select_runnable(probe, options.sweep, options.plugin_dirs, options.kernel_files,
                         device_count, why_no_device);
+    skipped_files = selection.skipped_files;
     if (selection.runnable.empty()) {
       std::cerr << "kbench: nothing to run\n";
-      return kExitOk;
+      return skipped_files > 0 ? kExitCasesFailed : kExitOk;
     }
     plugins = selection.runnable.size();
     // --split plans each case once; the devices then share it out as they go (see CaseQueue).
@@ -262,6 +264,11 @@ int run_command(const std::vector<std::string>& args) {
     std::cerr << "kbench: interrupted; the CSV holds every finished case. Resume with:\n  "
               << resume << "\n";
     return kExitInterrupted;
+  }
+  if (code == kExitOk && skipped_files > 0) {
+    std::cerr << "kbench: exit " << kExitCasesFailed << ": " << skipped_files
+              << " file(s) of the plugin folders could not be loaded (skipped, above)\n";
+    return kExitCasesFailed;
   }
   return code;
 }

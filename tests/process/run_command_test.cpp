@@ -163,6 +163,27 @@ TEST(RunCommand, ListShowsPluginsAndWhyBadFilesWereSkipped) {
   EXPECT_NE(run.output.find("not_a_library.so: not a loadable shared library"), std::string::npos);
 }
 
+// A run beside plugins that cannot be loaded (another ABI version, not a library) runs the rest,
+// names each file and why, and exits 1: the sweep lacks their rows. A --plugins folder that does
+// not exist is the same.
+TEST(RunCommand, PluginsThatCannotBeLoadedAreNamedAndTheRunExitsOne) {
+  auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("loader"), "--plugin",
+                     "testing/good", "--sizes", "10", "--dtypes", "int32", "--max-time", "0.01"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  ASSERT_EQ(run.rows.size(), 1u) << run.output;
+  EXPECT_EQ(run.rows[0].at("status"), "ok");
+  EXPECT_NE(run.output.find("kbt_abi_version.so: built for ABI version 99"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("file(s) of the plugin folders could not be loaded"), std::string::npos)
+      << run.output;
+
+  run = kbench({"run", "--plugins", "/nonexistent-kbench-folder", "--plugin", "transpose/cpu",
+                "--sizes", "10", "--dtypes", "int32", "--max-time", "0.01"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("skipped /nonexistent-kbench-folder: not a folder"), std::string::npos)
+      << run.output;
+}
+
 }  // namespace
 
 namespace {

@@ -62,6 +62,8 @@ std::vector<std::string> plugin_search_path(const std::vector<std::string>& extr
 struct LoadFailure {
   std::string file;
   std::string reason;
+  // A library that loaded, skipped because an earlier folder's has its name: its name still runs.
+  bool duplicate = false;
 };
 
 // The *.so files of the folders, each folder's sorted by name. A folder that does not exist is

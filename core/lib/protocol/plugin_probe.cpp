@@ -103,8 +103,10 @@ Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
       continue;
     }
     if (const auto it = file_of_name.find(plugin->name); it != file_of_name.end()) {
-      found.failures.push_back({file, "duplicate plugin name '" + plugin->name +
-                                          "' (already loaded from " + it->second + ")"});
+      found.failures.push_back({file,
+                                "duplicate plugin name '" + plugin->name +
+                                    "' (already loaded from " + it->second + ")",
+                                /*duplicate=*/true});
       continue;
     }
     file_of_name[plugin->name] = file;
