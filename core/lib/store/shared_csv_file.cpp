@@ -150,7 +150,10 @@ void SharedCsvFile::check_header() {
     return;
   }
   const std::string found = read_first_line(fd_);
-  if (found + "\n" == header_line_) return;
+  if (found + "\n" == header_line_) {
+    check_rows();
+    return;
+  }
   const HeaderVerdict verdict = judge_header(schema_, header_names(found));
   if (verdict.age == HeaderVerdict::Age::older) {
     const bool one = verdict.missing.size() == 1;
@@ -161,6 +164,22 @@ void SharedCsvFile::check_header() {
   }
   throw InputError(what_ + " '" + path_ + "' has a different header (" + verdict.difference +
                    "); write to another file or move this one away");
+}
+
+// Called with the lock held, the header checked: every record after it must be a row of the
+// header's cells, or the readers (libfccp) would call the file corrupt once rows were added. One
+// pass a block at a time, whatever the file's size.
+void SharedCsvFile::check_rows() {
+  const std::size_t columns = schema_.header.size();
+  const auto refuse = [&](const CsvRecordShape& record) {
+    const RecordVerdict verdict = judge_record(record, columns);
+    if (verdict.kind != RecordVerdict::Kind::corrupt) return;
+    throw InputError(what_ + " '" + path_ + "' is corrupt: " + verdict.fault +
+                     "; left as it is (write to another file, or mend this one)");
+  };
+  const auto last = scan_csv_file(fd_, what_, path_, static_cast<off_t>(header_line_.size()), 2,
+                                  refuse);
+  if (last) refuse(*last);
 }
 
 // Opens the file, takes its lock and checks it; false (and closed) when the path named another
