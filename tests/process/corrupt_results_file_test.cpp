@@ -85,4 +85,46 @@ TEST_F(CorruptResultsFile, ARunWithoutARunIdRefusesItUntouched) {
   }
 }
 
+// A file refused for its header (or for a corrupt row) is refused before anything would repair
+// it: its torn last line stays, no line feed is added, nothing goes to FILE.fragments, and the
+// refusal is the one line said.
+TEST_F(CorruptResultsFile, AFileRefusedIsRefusedBeforeItsLastLineIsRepaired) {
+  const std::string valid = valid_file();
+  std::string crlf;
+  for (const char ch : valid) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  std::string random_bytes;
+  for (unsigned state = 1; random_bytes.size() < 5000;) {
+    state = state * 1103515245u + 12345u;
+    const char ch = static_cast<char>(state >> 16);
+    if (ch != '\n') random_bytes += ch;
+  }
+  const std::string older_header = valid.substr(0, valid.find(",kernel_compiler\n")) + "\n";
+  const std::string torn = line_of(valid, 2).substr(0, 40);
+  const struct {
+    std::string name, text, refusal;
+  } cases[] = {
+      {"foreign.csv", "a,b,c\n1,2,3\n4,5", "has a different header (column 1 is 'a', expected "
+                                            "'timestamp_utc')"},
+      {"random.csv", random_bytes, "has a different header (column 1 is "},
+      {"crlf.csv", crlf.substr(0, crlf.size() - 2), "has a different header (column " +
+                                                        std::to_string(kb::kResultColumnCount) +
+                                                        " is 'kernel_compiler\\r'"},
+      {"older.csv", older_header + torn, "was written by an older kbench (it lacks column "
+                                         "kernel_compiler)"},
+      {"corrupt.csv", valid + "x,y,z\n" + torn, "is corrupt: line 4 has 3 cells"},
+  };
+  for (const auto& c : cases) {
+    const std::string path = folder_.file(c.name);
+    { std::ofstream(path, std::ios::binary) << c.text; }
+    const auto run = kbench(kRun, path);
+    EXPECT_EQ(run.exit_code, 2) << c.name << "\n" << run.output;
+    EXPECT_EQ(said(run.output).rfind("kbench: error: results file '" + path + "' " + c.refusal, 0),
+              0u)
+        << c.name << "\n" << run.output;
+    EXPECT_EQ(kbtest::count_lines(said(run.output)), 1) << c.name << "\n" << run.output;
+    EXPECT_EQ(read_file(path), c.text) << c.name;
+    EXPECT_FALSE(fs::exists(path + ".fragments")) << c.name;
+  }
+}
+
 }  // namespace

@@ -9,6 +9,7 @@
 // older kbench wrote (store/file_schema.hpp) is refused with the command that upgrades it.
 #pragma once
 
+#include "store/csv_records.hpp"
 #include "store/file_schema.hpp"
 #include "util/write_error.hpp"
 
@@ -50,11 +51,13 @@ class SharedCsvFile {
 
  private:
   void repair_incomplete_line();
+  void repair(const CsvRecordShape& last);
+  void move_aside(off_t begin, std::size_t line);
   void check_still_the_file() const;
   Span write_or_undo(const std::string& text);
   bool open_and_check();
-  void check_header();
-  void check_rows();
+  void check_file();
+  [[noreturn]] void refuse_header(const std::string& found) const;
   std::string path_, what_, header_line_;
   FileSchema schema_;
   int fd_ = -1;
