@@ -103,6 +103,25 @@ TEST(InputRules, ExplicitCasesAreRefusedWithSweepOptionsAndWhenRepeated) {
       << run.output;
 }
 
+// A block named in a --case for a plugin that chooses its own launch shape was dropped: the row
+// said block '-' and the case asked for ran as another. Refused; '-' (before an op) stands.
+TEST(InputRules, AnExplicitCaseGivesNoBlockToAPluginThatChoosesItsOwn) {
+  const kbtest::TempFolder folder;
+  const std::string csv = folder.file("results.csv");
+  const auto run = kbench({"run", "--case", "transpose/cpu float32 64 32x8"}, csv);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("kbench: error: case 'transpose/cpu float32 64 32x8': transpose/cpu "
+                            "chooses its own launch shape; give no block (or '-' before an "
+                            "operation)\n"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(run.rows.empty());
+  const auto dash = kbench({"run", "--case", "reduce/cpu int32 16 - sumsq", "--max-time", "0.01"});
+  EXPECT_EQ(dash.exit_code, 0) << dash.output;
+  ASSERT_EQ(dash.rows.size(), 1u) << dash.csv_error;
+  EXPECT_EQ(dash.rows[0].at("op"), "sumsq");
+}
+
 // A `config = other.ini` line in a config file was ignored, and the whole default sweep ran.
 TEST(InputRules, AConfigFileNamingAnotherConfigFileIsRefused) {
   const kbtest::TempFolder folder;

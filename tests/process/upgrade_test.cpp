@@ -180,11 +180,12 @@ TEST_F(Upgrade, AQuotedCellHoldingALineBreakKeepsItsBytes) {
   EXPECT_EQ(read_file(path),
             kb::header_line() + joined(row) + new_cells + "\n" + joined(row) + new_cells + "\n");
 
-  // Cut inside such a cell, after its first line break (the record starts on line 8: each row
-  // above spans three): the whole record is the fragment, both of its lines, not only the part
-  // after the last line feed.
+  // Cut inside such a cell, on the line after its first line break (the record starts on line 8:
+  // each row above spans three): the whole record is the fragment, both of its lines, not only the
+  // part after the last line feed. (Cut right after the line break, the file would end in a line
+  // feed inside quotes: no line of it torn, a quote no line closes, refused.)
   const std::string whole = joined(row);
-  const std::string torn = whole.substr(0, whole.find("two"));
+  const std::string torn = whole.substr(0, whole.find("two") + 2);
   { std::ofstream(path, std::ios::trunc | std::ios::binary) << text << torn; }
   const auto again = kbench({"upgrade", path});
   EXPECT_EQ(again.exit_code, 0) << again.output;
@@ -338,6 +339,44 @@ TEST_F(Upgrade, ATornLastLineIsMovedAsideAsARunMovesItAndAWholeOneKept) {
   EXPECT_NE(run.output.find("lacked its final newline; added it"), std::string::npos);
   EXPECT_EQ(read_file(path), expected);
   EXPECT_FALSE(fs::exists(path + ".fragments"));
+}
+
+// Only a torn last line is repairable: a corrupt record before it (a NUL byte, which the readers
+// take for a line's end; a quote no line closes, a valid row after it or not; a row of other
+// cells) is refused, one line naming the file and the line, exit 2, not a byte changed.
+TEST_F(Upgrade, ACorruptOlderFileIsRefusedAndLeftAsItIs) {
+  const std::string older = read_file(older_results_file("older.csv"));
+  const Names records = records_of(older);
+  ASSERT_EQ(records.size(), 5u);
+  const std::string row = records[1];
+  const std::string opened = row.substr(0, row.find(",ok,") + 1) + "\"" +
+                             row.substr(row.find(",ok,") + 1);
+  std::string with_nul = older;
+  with_nul[with_nul.find(row) + 30] = '\0';
+  const std::string cells = " cells, its header " + std::to_string(kOlderColumns);
+  const struct {
+    std::string name, text, fault;
+  } cases[] = {
+      {"nul.csv", with_nul, "line 2 holds a NUL byte"},
+      {"quote-then-row.csv", older + opened + "\n" + row + "\n",
+       "line 6 opens a quoted cell that no line closes"},
+      {"quote.csv", older + opened + "\n", "line 6 opens a quoted cell that no line closes"},
+      {"quote-then-torn.csv", older + opened + "\n" + row + "\n" + row.substr(0, 40),
+       "line 6 opens a quoted cell that no line closes"},
+      {"extra.csv", older + row + ",extra\n",
+       "line 6 has " + std::to_string(kOlderColumns + 1) + cells},
+  };
+  for (const auto& c : cases) {
+    const std::string path = folder_.file(c.name);
+    { std::ofstream(path, std::ios::binary) << c.text; }
+    const auto run = kbench({"upgrade", path});
+    EXPECT_EQ(run.exit_code, 2) << c.name << "\n" << run.output;
+    EXPECT_EQ(run.output,
+              "kbench: error: results file '" + path + "': " + c.fault + "; left as it is\n")
+        << c.name;
+    EXPECT_EQ(read_file(path), c.text) << c.name;
+    EXPECT_FALSE(fs::exists(path + ".fragments")) << c.name;
+  }
 }
 
 // An append in progress holds the file's lock: the upgrade waits for it, then upgrades. A run

@@ -52,6 +52,34 @@ TEST(CsvRecords, FieldsAsWrittenAndHowEachRecordEnds) {
   EXPECT_EQ(rest[0].line, 7u);
 }
 
+// A file is judged a block at a time: the records found are the same wherever the blocks end.
+TEST(CsvRecords, TextReadInPiecesGivesTheRecordsOfTheWhole) {
+  using namespace std::string_literals;  // the text holds a NUL byte
+  const std::string text = "a,\"b,1\"\n\"x\ny\",\"say \"\"hi\"\"\"\nc,\0d\nlast,\"open\nx,y"s;
+  const std::vector<CsvRecord> whole = csv_records(text);
+  ASSERT_EQ(whole.size(), 4u);
+  EXPECT_TRUE(whole[2].holds_nul);
+  EXPECT_EQ(whole[3].widest_later_line, 2u);  // "x,y": two cells on a line of its own
+  for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+    CsvScanner scanner;
+    std::vector<CsvRecordShape> shapes;
+    const auto each = [&](const CsvRecordShape& shape) { shapes.push_back(shape); };
+    const auto no_field = [](std::size_t, std::size_t) {};
+    scanner.read(std::string_view(text).substr(0, cut), no_field, each);
+    scanner.read(std::string_view(text).substr(cut), no_field, each);
+    if (const auto last = scanner.unterminated()) shapes.push_back(*last);
+    ASSERT_EQ(shapes.size(), whole.size()) << cut;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      EXPECT_EQ(shapes[i].begin, whole[i].begin) << cut;
+      EXPECT_EQ(shapes[i].end, whole[i].end) << cut;
+      EXPECT_EQ(shapes[i].field_count, whole[i].fields.size()) << cut;
+      EXPECT_EQ(shapes[i].line, whole[i].line) << cut;
+      EXPECT_EQ(shapes[i].holds_nul, whole[i].holds_nul) << cut;
+      EXPECT_EQ(shapes[i].widest_later_line, whole[i].widest_later_line) << cut;
+    }
+  }
+}
+
 class ResultsStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -215,6 +215,10 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Plug
       throw InputError("case '" + text + "': " + words[0] + " needs a block shape");
     }
     block = parse_blocks(words[3]).front();
+  } else if (words.size() >= 4 && words[3] != "-") {
+    // Its case would run with the plugin's own block under this one's name, or none.
+    throw InputError("case '" + text + "': " + words[0] + " chooses its own launch shape; give "
+                     "no block (or '-' before an operation)");
   }
   for (int device : devices_of(info, request)) {
     r.device = device;

@@ -177,27 +177,22 @@ UpgradeOutcome upgrade_file(const std::string& path) {
   std::size_t fragment_line = 0;
   bool newline_added = false;
   const auto records = csv_records(text, header_end + 1, 2);
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    const CsvRecord& record = records[i];
-    const bool whole = record.quotes_closed && record.fields.size() == found.size();
-    if (!record.terminated) {
-      // The last line, without its line feed: a whole row kept (a run adds the line feed), or
-      // what a killed writer left, moved aside as a run's repair moves it.
-      if (!whole) {
-        fragment = text.substr(record.begin);
-        fragment_line = record.line;
-        break;
-      }
-      newline_added = true;
+  for (const CsvRecord& record : records) {
+    const RecordVerdict verdict = judge_record(record, found.size());
+    if (verdict.kind == RecordVerdict::Kind::corrupt) {
+      throw InputError(what + " '" + path + "': " + verdict.fault + "; left as it is");
     }
+    if (verdict.kind == RecordVerdict::Kind::torn) {
+      // What a killed writer left, moved aside as a run's repair moves it.
+      fragment = text.substr(record.begin);
+      fragment_line = record.line;
+      break;
+    }
+    // A whole last row lacking only its line feed is kept (a run adds the line feed).
+    if (verdict.kind == RecordVerdict::Kind::unfinished) newline_added = true;
     if (record.begin == record.end) {  // an empty line: no row, kept as it is
       upgraded += '\n';
       continue;
-    }
-    if (!whole) {
-      throw InputError(what + " '" + path + "': line " + std::to_string(record.line) + " has " +
-                       std::to_string(record.fields.size()) + " cells, its header " +
-                       std::to_string(found.size()) + "; left as it is");
     }
     for (std::size_t column = 0; column < source.size(); ++column) {
       if (column > 0) upgraded += ',';

@@ -27,8 +27,9 @@ struct UpgradeOutcome {
 
 // Upgrades `path` in place, or leaves it as it is when it is already current (or empty). Throws
 // InputError, the file untouched, for a file that is no older kbench's results or samples file
-// (the message names the file and the first difference from the header it is closest to), a row
-// whose cells do not match its header, a path that is no regular file or has other hard links
+// (the message names the file and the first difference from the header it is closest to), a
+// corrupt record (a row whose cells do not match its header, a quote no line closes, a NUL byte:
+// the message names its line), a path that is no regular file or has other hard links
 // (renaming would split them), and a file a run holds a run lock on. Throws WriteError, the file
 // untouched, when the upgraded copy cannot be written (a full disk: exit 4). An incomplete last
 // line (a writer was interrupted) goes to FILE.fragments as a run's repair moves it, and is said on

@@ -93,19 +93,22 @@ off_t file_size(int fd) {
   return fstat(fd, &info) == 0 ? info.st_size : 0;
 }
 
-std::string read_first_line(int fd) {
+// The file's first line, read no further than `limit` bytes (a file of random bytes may hold no
+// line feed at all), and whether a line feed ended it.
+std::pair<std::string, bool> read_first_line(int fd, std::size_t limit) {
   std::string line;
   char buffer[4096];
   off_t offset = 0;
-  while (true) {
+  while (line.size() < limit) {
     const ssize_t n = ::pread(fd, buffer, sizeof buffer, offset);
-    if (n <= 0) return line;
+    if (n <= 0) return {line, false};
     for (ssize_t i = 0; i < n; ++i) {
-      if (buffer[i] == '\n') return line;
+      if (buffer[i] == '\n') return {line, true};
       line += buffer[i];
     }
     offset += n;
   }
+  return {line, false};
 }
 
 }  // namespace
@@ -141,16 +144,42 @@ SharedCsvFile::SharedCsvFile(std::string path, FileSchema schema)
 SharedCsvFile::SharedCsvFile(std::string path, std::vector<std::string> header, std::string what)
     : SharedCsvFile(std::move(path), FileSchema{std::move(what), std::move(header), {}, 0}) {}
 
-// Called with the lock held: repairs an incomplete last line, then writes the header into an
-// empty file or checks the one there.
-void SharedCsvFile::check_header() {
-  repair_incomplete_line();
-  if (file_size(fd_) == 0) {
+// Called with the lock held: writes the header into an empty file; otherwise checks the header,
+// then every record after it, and only then repairs an incomplete last line, so that a file
+// refused is left byte for byte as it was.
+void SharedCsvFile::check_file() {
+  const off_t size = file_size(fd_);
+  if (size == 0) {
     write_or_undo(header_line_);
     return;
   }
-  const std::string found = read_first_line(fd_);
-  if (found + "\n" == header_line_) return;
+  // A first line longer than the header is another header, whatever follows in it.
+  const auto [found, ended] = read_first_line(fd_, header_line_.size() + 4096);
+  if (!ended && static_cast<off_t>(found.size()) == size &&
+      header_line_.compare(0, found.size(), found) == 0) {
+    // The header alone, cut short: a writer was killed while creating the file.
+    move_aside(0, 1);
+    write_or_undo(header_line_);
+    return;
+  }
+  if (!ended || found + "\n" != header_line_) refuse_header(found);
+  const std::size_t columns = schema_.header.size();
+  const auto refuse_corrupt = [&](const CsvRecordShape& record) {
+    const RecordVerdict verdict = judge_record(record, columns);
+    if (verdict.kind != RecordVerdict::Kind::corrupt) return;
+    throw InputError(what_ + " '" + path_ + "' is corrupt: " + verdict.fault +
+                     "; left as it is (write to another file, or mend this one)");
+  };
+  // One pass a block at a time, whatever the file's size: a corrupt record would make the
+  // readers (libfccp) refuse the file once rows were added after it.
+  const auto last = scan_csv_file(fd_, what_, path_, static_cast<off_t>(header_line_.size()), 2,
+                                  refuse_corrupt);
+  if (!last) return;
+  refuse_corrupt(*last);
+  repair(*last);
+}
+
+void SharedCsvFile::refuse_header(const std::string& found) const {
   const HeaderVerdict verdict = judge_header(schema_, header_names(found));
   if (verdict.age == HeaderVerdict::Age::older) {
     const bool one = verdict.missing.size() == 1;
@@ -183,7 +212,7 @@ bool SharedCsvFile::open_and_check() {
       struct stat now {};
       same_file = ::stat(path_.c_str(), &now) == 0 && now.st_dev == device_ &&
                   now.st_ino == inode_;
-      if (same_file) check_header();
+      if (same_file) check_file();
     }
     if (!same_file) {
       ::close(fd_);
@@ -202,25 +231,38 @@ SharedCsvFile::~SharedCsvFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-// Called with the lock held.
+// Called with the lock held: a record the file ends inside, left by another writer since the
+// file was opened (and checked), is repaired.
 void SharedCsvFile::repair_incomplete_line() {
   const off_t size = file_size(fd_);
-  char last = '\n';
-  if (size == 0 || (::pread(fd_, &last, 1, size - 1) == 1 && last == '\n')) return;
-  std::string content(static_cast<std::size_t>(size), '\0');
-  for (off_t done = 0; done < size;) {
-    const ssize_t n = ::pread(fd_, &content[done], size - done, done);
-    if (n <= 0) throw WriteError("cannot read " + what_ + " '" + path_ + "': " + std::strerror(errno));
-    done += n;
-  }
-  std::string fragment;
-  const std::string kept = complete_lines(content, &fragment);
-  const std::size_t line = std::count(kept.begin(), kept.end(), '\n') + (fragment.empty() ? 0 : 1);
-  if (fragment.empty()) {
+  char last_byte = '\n';
+  if (size == 0 || (::pread(fd_, &last_byte, 1, size - 1) == 1 && last_byte == '\n')) return;
+  const auto last = scan_csv_file(fd_, what_, path_, static_cast<off_t>(header_line_.size()), 2,
+                                  [](const CsvRecordShape&) {});
+  if (last) repair(*last);
+}
+
+// Called with the lock held, with the record the file ends inside: a whole row gets its line
+// feed; anything else is what a killed writer left, moved to FILE.fragments.
+void SharedCsvFile::repair(const CsvRecordShape& last) {
+  if (judge_record(last, schema_.header.size()).kind == RecordVerdict::Kind::unfinished) {
     write_or_undo("\n");
-    std::cerr << "kbench: " << what_ << " '" << path_ << "': line " << line
+    std::cerr << "kbench: " << what_ << " '" << path_ << "': line " << last.line
               << " lacked its final newline; added it\n";
     return;
+  }
+  move_aside(static_cast<off_t>(last.begin), last.line);
+}
+
+// Called with the lock held: moves the file's bytes from `begin` on, the incomplete record that
+// starts on `line`, to FILE.fragments.
+void SharedCsvFile::move_aside(off_t begin, std::size_t line) {
+  const off_t size = file_size(fd_);
+  std::string fragment(static_cast<std::size_t>(size - begin), '\0');
+  for (off_t done = 0; done < size - begin;) {
+    const ssize_t n = ::pread(fd_, &fragment[done], size - begin - done, begin + done);
+    if (n <= 0) throw WriteError("cannot read " + what_ + " '" + path_ + "': " + std::strerror(errno));
+    done += n;
   }
   const std::string aside = path_ + ".fragments";
   const int out = ::open(aside.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -231,7 +273,7 @@ void SharedCsvFile::repair_incomplete_line() {
                      ", which could not be moved to '" + aside + "': " + why);
   }
   ::close(out);
-  if (::ftruncate(fd_, static_cast<off_t>(kept.size())) != 0) {
+  if (::ftruncate(fd_, begin) != 0) {
     throw WriteError("cannot repair " + what_ + " '" + path_ + "': " + std::strerror(errno));
   }
   std::cerr << "kbench: " << what_ << " '" << path_ << "': line " << line << " was incomplete (a "

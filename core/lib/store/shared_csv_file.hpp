@@ -9,6 +9,7 @@
 // older kbench wrote (store/file_schema.hpp) is refused with the command that upgrades it.
 #pragma once
 
+#include "store/csv_records.hpp"
 #include "store/file_schema.hpp"
 #include "util/write_error.hpp"
 
@@ -26,7 +27,8 @@ class SharedCsvFile {
   // header when the file is empty and otherwise checks it. InputError: the path is not a regular
   // file, cannot be opened, or has another header: an older kbench's (the message names the
   // columns it lacks and `kbench upgrade FILE`), or any other (the message names the file and the
-  // first differing column). WriteError: the header or the repair could not be written. A file
+  // first differing column), or a corrupt record after it (a row of other cells, an open quote, a
+  // NUL byte: the message names the file and its line), the file untouched. WriteError: the header or the repair could not be written. A file
   // replaced while this waited for its lock (`kbench upgrade` renames the upgraded copy over it)
   // is opened again.
   SharedCsvFile(std::string path, FileSchema schema);
@@ -49,10 +51,13 @@ class SharedCsvFile {
 
  private:
   void repair_incomplete_line();
+  void repair(const CsvRecordShape& last);
+  void move_aside(off_t begin, std::size_t line);
   void check_still_the_file() const;
   Span write_or_undo(const std::string& text);
   bool open_and_check();
-  void check_header();
+  void check_file();
+  [[noreturn]] void refuse_header(const std::string& found) const;
   std::string path_, what_, header_line_;
   FileSchema schema_;
   int fd_ = -1;
