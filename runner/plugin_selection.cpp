@@ -42,7 +42,10 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
   }
   // Checked against every plugin selected, before those that cannot run here are dropped: a
   // --param refused on a GPU machine is refused without a device too.
-  if (sweep.cases.empty()) check_param_request(selected, parse_param_options(sweep.params));
+  if (sweep.cases.empty()) {
+    check_param_request(selected, parse_param_options(sweep.params));
+    check_blocks_request(selected, sweep.blocks);
+  }
   std::string skipped;
   for (const auto& p : selected) {
     if (p->device == KB_DEVICE_CUDA && device_count == 0) {

@@ -122,6 +122,21 @@ TEST(InputRules, AnExplicitCaseGivesNoBlockToAPluginThatChoosesItsOwn) {
   EXPECT_EQ(dash.rows[0].at("op"), "sumsq");
 }
 
+// The same for a sweep: --blocks where every plugin selected chooses its own launch shape ran with
+// '-' in every row, exit 0. (Beside a plugin that takes blocks, the others run once per shape.)
+TEST(InputRules, BlocksForPluginsThatAllChooseTheirOwnAreRefused) {
+  const kbtest::TempFolder folder;
+  const std::string csv = folder.file("results.csv");
+  auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "64", "--blocks", "32x8"}, csv);
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+  EXPECT_NE(run.output.find("kbench: error: --blocks 32x8: no plugin selected takes a block (each "
+                            "chooses its own launch shape)"),
+            std::string::npos)
+      << run.output;
+  EXPECT_TRUE(run.rows.empty());
+}
+
 // A `config = other.ini` line in a config file was ignored, and the whole default sweep ran.
 TEST(InputRules, AConfigFileNamingAnotherConfigFileIsRefused) {
   const kbtest::TempFolder folder;

@@ -46,8 +46,9 @@ TEST(Plan, CrossProductRespectsDtypesAndOwnLaunchShape) {
   const auto good = select_plugins(test_plugins(), {}, {"testing/good"});
   SweepRequest request;
   request.sizes = "10,20,30";
-  request.blocks = "32,64";  // ignored: the plugin chooses its own launch shape
   request.dtypes = "int32,float32";
+  // No plugin selected takes a block: --blocks is refused, not dropped.
+  EXPECT_THROW(check_blocks_request(good, "32,64"), InputError);
   const Plan plan = plan_sweep(good, request);
   ASSERT_EQ(plan.cases.size(), 6u);  // 3 sizes x (int32 run + float32 unsupported)
   int unsupported = 0;
@@ -98,17 +99,21 @@ namespace {
 std::vector<std::shared_ptr<const PluginInfo>> faulty_and_good() { return test_plugins(); }
 
 TEST(PlanZip, PairsSizesWithBlocksInsteadOfTheCrossProduct) {
-  // testing/* plugins choose their own shape, so zip is checked on the pairing of the lists.
+  // testing/good as a plugin that takes blocks (its accepts() looks at none).
+  auto takes_blocks =
+      std::make_shared<PluginInfo>(*select_plugins(faulty_and_good(), {}, {"testing/good"}).front());
+  takes_blocks->flags &= ~KB_FLAG_OWN_LAUNCH_SHAPE;
+  const std::vector<std::shared_ptr<const PluginInfo>> plugins = {takes_blocks};
   SweepRequest request;
   request.sizes = "10,20,30";
   request.blocks = "32,64";
   request.dtypes = "int32";
   request.zip = true;
-  EXPECT_THROW(plan_sweep(select_plugins(faulty_and_good(), {}, {"testing/good"}), request),
-               InputError);
+  EXPECT_THROW(plan_sweep(plugins, request), InputError);
   request.blocks = "32";
-  EXPECT_EQ(plan_sweep(select_plugins(faulty_and_good(), {}, {"testing/good"}), request).cases.size(),
-            3u);
+  const Plan plan = plan_sweep(plugins, request);
+  ASSERT_EQ(plan.cases.size(), 3u);
+  for (const auto& c : plan.cases) EXPECT_EQ(c.request.block.dims[0], 32);
 }
 
 TEST(PlanCases, ExplicitCasesReplaceTheSweep) {

@@ -282,6 +282,16 @@ std::vector<std::string> check_param_request(
   return notes;
 }
 
+void check_blocks_request(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                          const std::string& blocks) {
+  if (blocks.empty() || plugins.empty()) return;
+  if (std::all_of(plugins.begin(), plugins.end(),
+                  [](const auto& p) { return (p->flags & KB_FLAG_OWN_LAUNCH_SHAPE) != 0; })) {
+    throw InputError("--blocks " + blocks + ": no plugin selected takes a block (each chooses " +
+                     "its own launch shape)");
+  }
+}
+
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 const SweepRequest& request, const FamilyTable& families, PluginProbe& probe) {
   Plan plan;

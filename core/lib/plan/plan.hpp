@@ -60,6 +60,12 @@ std::vector<std::string> check_param_request(
     const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
     const std::map<std::string, std::vector<std::string>>& asked);
 
+// --blocks (as given) checked against the plugins selected: in a sweep of several kinds the blocks
+// are for the plugins that take one; where none does, every row would say '-' and the blocks asked
+// for would go unsaid, so an InputError says so.
+void check_blocks_request(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
+                          const std::string& blocks);
+
 // Every case of the request, in order. An InputError names an operation no plugin offers, a value
 // a plugin cannot take, or a case planned twice (a size given as 1024 and as 1024x1024).
 // `families`: the descriptions of every plugin found, not only of those selected.
