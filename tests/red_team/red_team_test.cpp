@@ -63,6 +63,10 @@ const std::vector<Cheat> kCheats = {
     // The worker compares the descriptor it loaded with the one the run planned from.
     {"renamed_in_worker", "transpose/cheat_renamed_in_worker", kTranspose, {"error"},
      "describes itself otherwise than when the run planned its cases"},
+    {"call_chain", "transpose/cheat_call_chain", kTranspose, kVerifyFailed, kTimed,
+     "the checked launches reach run() from other callers than the timed samples, and the "
+     "strategy reads its return addresses (19 us against the honest 72 us); every launch should "
+     "come through one launcher thread (docs/red-team.md, 'What still escapes')"},
 };
 
 const std::vector<Cheat> kHonest = {
