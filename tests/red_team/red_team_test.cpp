@@ -66,7 +66,7 @@ const std::vector<Cheat> kCheats = {
     {"call_chain", "transpose/cheat_call_chain", kTranspose, kVerifyFailed, kTimed,
      "the checked launches reach run() from other callers than the timed samples, and the "
      "strategy reads its return addresses (19 us against the honest 72 us); every launch should "
-     "come through one launcher thread (docs/red-team.md, 'What still escapes')"},
+     "reach run() from one call site (docs/red-team.md, 'What still escapes')"},
 };
 
 const std::vector<Cheat> kHonest = {

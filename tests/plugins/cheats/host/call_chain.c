@@ -4,8 +4,8 @@
  * launches come through others, seen a few times. On the common chain it transposes a quarter of
  * the rows and leaves the rest of the output as the last launch left it (the inputs do not change
  * while a case is timed, so the rest is still right). Expected today: **ok** (a known escape: the
- * checks share the strategy's process, and every launch should reach `run` through one launcher
- * thread; docs/red-team.md, "What still escapes"). */
+ * checks share the strategy's process, and every launch should reach `run` from one call site;
+ * docs/red-team.md, "What still escapes"). */
 #include <kbench/plugin.h>
 
 #include <execinfo.h>
