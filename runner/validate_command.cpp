@@ -132,9 +132,12 @@ ToolCase tool_case(const ResultRecord& row, const SmallCase& small) {
     c.label += " " + row.op;
   }
   c.label += " " + row.shape;
+  // A plugin that chooses its own launch shape ('-') is given no block: run refuses one.
   const std::string& block = row.block;
-  c.options.insert(c.options.end(), {"--blocks", block.empty() || block == "-" ? small.blocks : block});
-  if (!block.empty() && block != "-") c.label += " block " + block;
+  if (!block.empty() && block != "-") {
+    c.options.insert(c.options.end(), {"--blocks", block});
+    c.label += " block " + block;
+  }
   std::stringstream params(row.params);
   for (std::string param; std::getline(params, param, ';');) {
     if (param.empty()) continue;
@@ -351,9 +354,12 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
   const fs::path work = fs::temp_directory_path() / fs::unique_path("kbench-validate-%%%%-%%%%");
   fs::create_directories(work);
   std::vector<std::string> run_args = {
-      "--kernel", file, "--sizes", small.sizes, "--blocks", small.blocks, "--dtypes",
-      sweep.dtypes, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
-      "--run-id", "validate", "--case-timeout", option_number(case_timeout)};
+      "--kernel", file, "--sizes", small.sizes, "--dtypes", sweep.dtypes, "--max-time", "0.05",
+      "--output", (work / "validate.csv").string(), "--run-id", "validate", "--case-timeout",
+      option_number(case_timeout)};
+  if (!(part->flags & KB_FLAG_OWN_LAUNCH_SHAPE)) {
+    run_args.insert(run_args.end(), {"--blocks", small.blocks});
+  }
   for (const auto& dir : plugin_dirs) run_args.insert(run_args.end(), {"--plugins", dir});
   const SmallRun run = run_small_cases(run_args, work / "validate.csv");
   std::vector<std::string> selection = {"--kernel", file};
@@ -476,8 +482,10 @@ int validate_command(const std::vector<std::string>& args) {
   std::string dtypes = dtype_list(api->dtypes & ~static_cast<std::uint32_t>(KB_DTYPE_NONE));
   std::vector<std::string> run_args = {
       "--plugins", (work / "plugin").string(), "--plugin", api->name, "--sizes", small.sizes,
-      "--blocks", small.blocks, "--max-time", "0.05", "--output", (work / "validate.csv").string(),
-      "--run-id", "validate"};
+      "--max-time", "0.05", "--output", (work / "validate.csv").string(), "--run-id", "validate"};
+  if (!(api->flags & KB_FLAG_OWN_LAUNCH_SHAPE)) {
+    run_args.insert(run_args.end(), {"--blocks", small.blocks});
+  }
   run_args.insert(run_args.end(), {"--case-timeout", option_number(case_timeout)});
   if (!dtypes.empty()) run_args.insert(run_args.end(), {"--dtypes", dtypes});
   const SmallRun run = run_small_cases(run_args, work / "validate.csv");
