@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <cerrno>
 #include <fcntl.h>
 #include <signal.h>
@@ -156,7 +157,10 @@ std::string try_to_reach() {
   // Signal 0 asks whether a signal could be sent, and sends none.
   said += "; signal the parent: " + outcome(::kill(getppid(), 0) == 0);
   said += "; signal every process: " + outcome(::kill(-1, 0) == 0);
-  return said;
+  std::ifstream score("/proc/self/oom_score_adj");
+  std::string oom_score_adj;
+  score >> oom_score_adj;
+  return said + "; oom_score_adj " + oom_score_adj;
 }
 
 // Holds a read lock on the results file's append byte (store/file_lock.hpp) for as long as its

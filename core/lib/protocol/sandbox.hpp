@@ -18,6 +18,9 @@
 // has initialised CUDA before any worker starts, which creates them.) KBENCH_SANDBOX=off in the
 // environment leaves the children unconfined: for a debugger, a profiler that injects itself, or
 // a driver set-up this rule set does not foresee (docs/nothing-lost.md).
+// Whatever the kernel offers, and with the sandbox off too, the process raises its own
+// oom_score_adj to 1000: out of memory, the kernel kills it (its case becomes a row) before the
+// kbench that writes the rows.
 #pragma once
 
 #include <sys/types.h>
