@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,6 +158,15 @@ std::string try_to_reach() {
   // Signal 0 asks whether a signal could be sent, and sends none.
   said += "; signal the parent: " + outcome(::kill(getppid(), 0) == 0);
   said += "; signal every process: " + outcome(::kill(-1, 0) == 0);
+  // The parent's priority set to what it is (no change where it goes through), and its
+  // oom_score_adj opened for writing and not written.
+  errno = 0;
+  const int nice = ::getpriority(PRIO_PROCESS, getppid());
+  said += "; the parent's priority: " + outcome(::setpriority(PRIO_PROCESS, getppid(), nice) == 0);
+  const std::string score_of_parent = "/proc/" + std::to_string(getppid()) + "/oom_score_adj";
+  const int parent_score = ::open(score_of_parent.c_str(), O_WRONLY);
+  said += "; the parent's oom_score_adj: " + outcome(parent_score >= 0);
+  if (parent_score >= 0) ::close(parent_score);
   std::ifstream score("/proc/self/oom_score_adj");
   std::string oom_score_adj;
   score >> oom_score_adj;

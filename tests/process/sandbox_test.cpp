@@ -99,7 +99,9 @@ TEST_F(Sandbox, APluginCannotTraceWriteOrSignalAnotherProcessOrLeaveItsGroup) {
   EXPECT_NE(message.find("ptrace: Operation not permitted; process_vm_writev: Operation not "
                          "permitted; parent memory: Permission denied; setsid: Operation not "
                          "permitted; signal the parent: Operation not permitted; signal every "
-                         "process: Operation not permitted; oom_score_adj 1000"),
+                         "process: Operation not permitted; the parent's priority: Operation not "
+                         "permitted; the parent's oom_score_adj: Permission denied; "
+                         "oom_score_adj 1000"),
             std::string::npos)
       << message;
 }
@@ -150,7 +152,8 @@ TEST_F(Sandbox, KbenchSandboxOffLeavesThePluginUnconfined) {
   ASSERT_EQ(run.rows.size(), 1u) << run.output;
   EXPECT_NE(run.rows[0].at("message").find("ptrace: ok; process_vm_writev: ok; parent memory: ok; "
                                            "setsid: ok; signal the parent: ok; signal every "
-                                           "process: ok; oom_score_adj 1000"),
+                                           "process: ok; the parent's priority: ok; the "
+                                           "parent's oom_score_adj: ok; oom_score_adj 1000"),
             std::string::npos)
       << run.rows[0].at("message");
   EXPECT_NE(message_of("testing/setup_writes_outside").find("outside: ok; tmp: ok; shared tmp: ok"),

@@ -87,7 +87,7 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
   }
   if (strategy.prepare != nullptr) {
     test->hand_over();
-    if (const kb_status s = strategy.prepare(&test->handed_case_, &test->handed_buffers_,
+    if (const kb_status s = strategy.prepare(&test->handed_->c, &test->handed_->buffers,
                                              &test->strategy_state_, &made.message);
         s) {
       test->strategy_state_ = nullptr;  // a failed prepare leaves nothing allocated
@@ -99,17 +99,18 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
 }
 
 void RefereedCase::hand_over() {
-  handed_op_ = strategy_case_.op;
-  handed_params_ = strategy_case_.params;
-  handed_case_ = strategy_case_;
-  handed_case_.op = handed_op_.c_str();
-  handed_case_.params = handed_params_.c_str();
-  handed_buffers_ = buffers_;
+  Handed& handed = *handed_;
+  handed.op = strategy_case_.op;
+  handed.params = strategy_case_.params;
+  handed.c = strategy_case_;
+  handed.c.op = handed.op.c_str();
+  handed.c.params = handed.params.c_str();
+  handed.buffers = buffers_;
 }
 
 kb_status RefereedCase::launch(cudaStream_t stream, kb_message& message) {
   hand_over();
-  return strategy_.run(strategy_state_, &handed_case_, &handed_buffers_, stream, &config_,
+  return strategy_.run(strategy_state_, &handed_->c, &handed_->buffers, stream, &config_,
                        &message);
 }
 

@@ -9,6 +9,7 @@
 #include <kbench/plugin.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,7 +53,14 @@ class RefereedCase final : public CaseUnderTest {
   // What the strategy is handed, afresh before each of its calls: copies, since it may write
   // through the pointers it is given (const only by type), and what it writes there must reach
   // neither the family's case, nor the buffers the runner digests and the family checks, nor its
-  // own next call (an input count of 0 would leave the inputs unwatched).
+  // own next call (an input count of 0 would leave the inputs unwatched). They live in an
+  // allocation of their own: as members of this object, a strategy reached the runner's buffers,
+  // work and check flags beside them by pointer arithmetic from the copies.
+  struct Handed {
+    kb_case c{};
+    kb_buffers buffers{};
+    std::string op, params;
+  };
   void hand_over();
 
   const KernelPlugin& strategy_;
@@ -67,9 +75,7 @@ class RefereedCase final : public CaseUnderTest {
   void* family_state_ = nullptr;
   void* strategy_state_ = nullptr;
   kb_buffers buffers_{};
-  kb_case handed_case_{};
-  kb_buffers handed_buffers_{};
-  std::string handed_op_, handed_params_;
+  std::unique_ptr<Handed> handed_ = std::make_unique<Handed>();
   std::vector<std::uint64_t> input_digests_;
 };
 

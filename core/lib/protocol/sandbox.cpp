@@ -7,6 +7,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -35,6 +36,11 @@ struct RulesetAttributes {
   std::uint64_t scoped;
 };
 constexpr std::uint64_t kScopeSignal = 1ULL << 1;
+
+// ioprio_set's `which` (linux/ioprio.h, not in every distribution's headers).
+constexpr int kIoprioWhoProcess = 1;
+constexpr int kIoprioWhoProcessGroup = 2;
+constexpr int kIoprioWhoUser = 3;
 
 // Every right that changes the file system, none that reads it.
 constexpr std::uint64_t kWriteAccess =
@@ -71,11 +77,13 @@ std::string temporary_base() {
 }
 
 // The folders a GPU run writes to: its own temporary folder (not the shared ones, where a
-// results file may lie), devices (shared memory) and /proc, the caches of the CUDA driver
+// results file may lie), devices (shared memory) and its own /proc entries, the caches of the CUDA driver
 // (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
 std::vector<std::string> writable_folders(const std::string& temporary,
                                           const std::vector<std::string>& also) {
-  std::vector<std::string> folders = {temporary, "/dev", "/proc"};
+  // Of /proc, its own entries only (/proc/self as it resolves now): another process's, its
+  // parent's oom_score_adj say, are not its to write.
+  std::vector<std::string> folders = {temporary, "/dev", "/proc/self"};
   for (const auto& folder : also) {
     if (!folder.empty()) folders.push_back(folder);
   }
@@ -180,6 +188,24 @@ void refuse_other_processes() {
     refuse(call, {pid_is(-1)});
     if (parent_group > 0) refuse(call, {pid_is(-parent_group)});
   }
+  // Nor may it starve the parent (its priority, its scheduling class, its CPUs) or limit it (a file
+  // size limit of 0 would end the run at its next row): the calls aimed at the parent's pid, its
+  // group or every process of the user.
+  for (const int call : {SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam),
+                         SCMP_SYS(sched_setattr), SCMP_SYS(sched_setaffinity),
+                         SCMP_SYS(prlimit64)}) {
+    refuse(call, {pid_is(parent)});
+  }
+  const auto who_is = [](pid_t who) {
+    return SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, static_cast<std::uint32_t>(who));
+  };
+  const auto which_is = [](int which) { return SCMP_A0(SCMP_CMP_EQ, which); };
+  refuse(SCMP_SYS(setpriority), {which_is(PRIO_PROCESS), who_is(parent)});
+  refuse(SCMP_SYS(setpriority), {which_is(PRIO_PGRP), who_is(parent_group)});
+  refuse(SCMP_SYS(setpriority), {which_is(PRIO_USER)});
+  refuse(SCMP_SYS(ioprio_set), {which_is(kIoprioWhoProcess), who_is(parent)});
+  refuse(SCMP_SYS(ioprio_set), {which_is(kIoprioWhoProcessGroup), who_is(parent_group)});
+  refuse(SCMP_SYS(ioprio_set), {which_is(kIoprioWhoUser)});
   const int loaded = seccomp_load(filter);
   seccomp_release(filter);
   if (loaded != 0) {

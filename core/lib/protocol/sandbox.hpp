@@ -2,7 +2,7 @@
 // where the kernel allows it:
 // - Landlock (Linux 5.13+): writes only beneath the folders a GPU run needs to write to: the
 //   process's own temporary folder (private_temporary_folder below; TMPDIR points to it), /dev,
-//   /proc, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache. A plugin cannot write,
+//   its own /proc entries, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache. A plugin cannot write,
 //   create, remove, rename or truncate anything else: not the results or samples file, not the
 //   user's sources, not /tmp, where a results file may lie. Reading stays open everywhere (the CUDA driver reads
 //   /dev/nvidia*, /proc, /sys, the plugin's folder and the CUDA libraries): the rule set denies
@@ -12,7 +12,8 @@
 //   EPERM; so does a signal to the kbench that started the process, to its process group or to
 //   every process (kill -1), and pidfd_open of that kbench: a plugin that stopped or killed it
 //   would lose the run's rows without a word. Landlock ABI 6 (Linux 6.12) scopes signals to the
-//   domain as well. The plugin may still signal itself and its own children.
+//   domain as well. The plugin may still signal itself and its own children. Its parent's
+//   priority, scheduling, CPUs and resource limits are not its to set either.
 // Both need no_new_privs: a set-user-ID program the plugin runs gains no privilege. (The CUDA
 // driver runs nvidia-modprobe, set-user-ID, only to create missing /dev/nvidia* nodes; the parent
 // has initialised CUDA before any worker starts, which creates them.) KBENCH_SANDBOX=off in the
