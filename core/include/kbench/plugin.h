@@ -6,9 +6,9 @@
  * returning a `KernelFamily`: the referee of every strategy of that family. Both structs live as
  * long as their library stays loaded; the runner reads each once, when it loads the library, and
  * keeps its own copy (a later write to the struct changes nothing; a worker refuses a library that
- * describes itself otherwise than it did when the run was planned). What a hook is handed (the
- * case, the buffers) is the runner's copy for that call: written through, it changes nothing the
- * runner or the family sees. Only plain C types cross this boundary: no C++ objects, no
+ * describes itself otherwise than it did when the run was planned). What a strategy is handed (the
+ * case, the buffers) is a copy of its own: written through, it changes nothing the runner or the
+ * family sees. Only plain C types cross this boundary: no C++ objects, no
  * exceptions, no memory that one side allocates and the other frees. This header is usable from
  * C, C++ and CUDA and needs nothing but the C standard headers.
  *

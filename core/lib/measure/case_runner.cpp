@@ -421,9 +421,11 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
   const double limit_us = kChangedInputsSlack * median_us + kChangedInputsSlackUs;
   double fastest_us = 0;
   auto pause = kChangedInputsFirstPause;
+  std::chrono::milliseconds paused{0};
   for (int attempt = 0; attempt < kChangedInputsTries; ++attempt) {
     if (attempt > 0) {
       std::this_thread::sleep_for(pause);
+      paused += pause;
       pause *= 2;
     }
     const std::uint64_t near_seed = mix64(seed ^ 0x3C6EF372FE94F82Bull ^ attempt);
@@ -438,7 +440,6 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, std
     if (!(median_us > 0) || fastest_us <= limit_us) break;
   }
   if (median_us > 0 && fastest_us > limit_us) {
-    const auto paused = kChangedInputsFirstPause * ((1 << (kChangedInputsTries - 1)) - 1);
     failure = {KB_VERIFY_FAILED,
                "check 'changed inputs' failed: a launch right after the inputs changed in a few "
                "places took " + significant_text(fastest_us) + " us at the least of " +

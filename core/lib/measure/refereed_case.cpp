@@ -85,8 +85,8 @@ CaseSetup RefereedCase::set_up(const KernelPlugin& strategy, const KernelFamily&
       s) {
     return failed(s, "family draw");
   }
+  test->hand_over();
   if (strategy.prepare != nullptr) {
-    test->hand_over();
     if (const kb_status s = strategy.prepare(&test->handed_->c, &test->handed_->buffers,
                                              &test->strategy_state_, &made.message);
         s) {
@@ -109,7 +109,6 @@ void RefereedCase::hand_over() {
 }
 
 kb_status RefereedCase::launch(cudaStream_t stream, kb_message& message) {
-  hand_over();
   return strategy_.run(strategy_state_, &handed_->c, &handed_->buffers, stream, &config_,
                        &message);
 }

@@ -50,10 +50,11 @@ class RefereedCase final : public CaseUnderTest {
  private:
   RefereedCase(const KernelPlugin& strategy, const KernelFamily& family, const CaseRequest& request);
 
-  // What the strategy is handed, afresh before each of its calls: copies, since it may write
+  // What the strategy is handed, made once before its first call: copies, since it may write
   // through the pointers it is given (const only by type), and what it writes there must reach
-  // neither the family's case, nor the buffers the runner digests and the family checks, nor its
-  // own next call (an input count of 0 would leave the inputs unwatched). They live in an
+  // neither the family's case nor the buffers the runner digests and the family checks (an input
+  // count of 0 would leave the inputs unwatched). What it does to its own copies is its own
+  // affair, so they are not made again for each launch, inside the timed region. They live in an
   // allocation of their own: as members of this object, a strategy reached the runner's buffers,
   // work and check flags beside them by pointer arithmetic from the copies.
   struct Handed {

@@ -65,15 +65,13 @@ bool disabled() {
   return setting != nullptr && std::strcmp(setting, "off") == 0;
 }
 
-bool is_folder(const std::string& path) {
-  struct stat status {};
-  return ::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
-}
-
 // The system's temporary folder, as the process found it: $TMPDIR where it names a folder.
 std::string temporary_base() {
   const char* tmpdir = std::getenv("TMPDIR");
-  return tmpdir != nullptr && *tmpdir != '\0' && is_folder(tmpdir) ? tmpdir : "/tmp";
+  boost::system::error_code not_a_folder;
+  return tmpdir != nullptr && *tmpdir != '\0' && boost::filesystem::is_directory(tmpdir, not_a_folder)
+             ? tmpdir
+             : "/tmp";
 }
 
 // The folders a GPU run writes to: its own temporary folder (not the shared ones, where a
