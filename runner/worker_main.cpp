@@ -6,6 +6,7 @@
 // worker.
 #include "commands.hpp"
 #include "device/cupti_library.hpp"
+#include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "measure/case_runner.hpp"
 #include "measure/worker_settings.hpp"
@@ -86,7 +87,9 @@ int worker_command(const std::vector<std::string>&) {
   try {
     const WorkerSettings settings = decode_worker_settings(fields);
     const int output = output_into_memory();
-    // Before any of the plugin's code runs, its static constructors included.
+    // The device opened while the process may still open the driver's nodes; the sandbox before
+    // any of the plugin's code runs, its static constructors included.
+    if (settings.device >= 0) open_device(settings.device);
     std::vector<pid_t> protected_pids;
     if (settings.referee_pid > 0) protected_pids.push_back(settings.referee_pid);
     enter_sandbox({kernel_cache_dir()}, protected_pids);
