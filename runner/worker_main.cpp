@@ -62,11 +62,12 @@ int worker_command(const std::vector<std::string>& args) {
 
   Record hello;
   try {
-    // Before any of the plugin's code runs, its static constructors included; a kernel file's
-    // variant the probe did not build is compiled here and kept in the cache folder.
-    enter_sandbox({kernel_cache_dir()});
-    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks build,
-    // load and launch the file's kernel as its manifest says).
+    // Before any of the plugin's code runs, its static constructors included. Nothing here
+    // compiles: a kernel file's code was built before the run (`kbench compile`) and is only
+    // read from the cache folder.
+    enter_sandbox();
+    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks load the
+    // built code and launch the file's kernels as its manifest says).
     std::shared_ptr<const LoadedPlugin> plugin;
     std::unique_ptr<KernelFileStrategy> kernel;
     // The referee: the family's own library, loaded beside the strategy it judges.
