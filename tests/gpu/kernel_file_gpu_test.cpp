@@ -53,7 +53,7 @@ TEST_F(KernelFilesGpu, ThePaddedTileAsPluginCuPtxAndCubinInOneRun) {
     EXPECT_EQ(row.at("kernel_file").empty(), !from_file) << row.at("plugin");
     EXPECT_EQ(row.at("kernel_sha256").size(), from_file ? 64u : 0u) << row.at("plugin");
   }
-  EXPECT_EQ(compiler["transpose/transpose_tile"].rfind("nvrtc ", 0), 0u);
+  EXPECT_EQ(compiler["transpose/transpose_tile"].rfind("nvcc ", 0), 0u);
   EXPECT_EQ(compiler["transpose/transpose_tile_ptx"].rfind("ptx", 0), 0u);
   EXPECT_EQ(compiler["transpose/transpose_tile_cubin"].rfind("cubin", 0), 0u);
   EXPECT_EQ(compiler["transpose/shared_padded"], "");
