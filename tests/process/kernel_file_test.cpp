@@ -104,7 +104,7 @@ TEST_F(KernelFiles, EveryBadManifestIsOneLineAndExit2BeforeAnyLaunch) {
       {replaced(m, "\"cdiv(cols, bx)\"", "\"cdiv(width, bx)\""),
        "'grid': formula 'cdiv(width, bx)' uses unknown name 'width'"},
       {replaced(m, "\"cdiv(cols, bx)\"", "\"ceil(cols / bx)\""),
-       "calls unknown function 'ceil' (known: cdiv, round_up, min, max, log2, pow2)"},
+       "calls unknown function 'ceil' (known: cdiv, round_up, min, max, log2, pow2, is_pow2)"},
       {replaced(m, "\"dtypes\"", "\"ops\": [\"max\"], \"dtypes\""),
        "'ops': the transpose family has no operation 'max' (it has one, unnamed)"},
       {replaced(m, "\"dtypes\"", "\"knobs\": [{\"name\": \"tile\", \"values\": [3], \"choices\": [16, 32]}], \"dtypes\""),
@@ -371,8 +371,7 @@ int main() {
   float* d = nullptr;
   assert(cudaMalloc(&d, 64 * sizeof(float)) == cudaSuccess);
   copy_tile<float><<<1, dim3(8, 8)>>>(d, d, 8, 8);
-  std::printf("done
-");
+  std::printf("done\n");
 }
 )K");
   auto run = kbench({"validate", file, "--no-sanitizer"});
@@ -381,9 +380,7 @@ int main() {
   EXPECT_NE(run.output.find(") by nvcc in "), std::string::npos) << run.output;
   // list says what the manifest says it is.
   run = kbench({"list", "--kernel", file});
-  EXPECT_NE(run.output.find("
-transpose/published: a transpose as a tutorial publishes it
-"),
+  EXPECT_NE(run.output.find("\ntranspose/published: a transpose as a tutorial publishes it\n"),
             std::string::npos)
       << run.output;
 }

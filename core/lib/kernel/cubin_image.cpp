@@ -29,6 +29,7 @@ struct Symbol {
 
 constexpr std::uint32_t kSymtab = 2;
 constexpr std::uint32_t kRela = 4;
+constexpr std::uint32_t kNoBits = 8;
 constexpr unsigned char kFunction = 2;
 constexpr unsigned char kCudaEntry = 0x10;  // st_other: a __global__ function
 // .nv.info attributes (EIATTR_*): the parameter table of a kernel, and register counts.
@@ -69,10 +70,12 @@ class Elf {
       std::uint32_t name = 0;
       if (!read_at(image, at, name) || !read_at(image, at + 4, s.type) ||
           !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size) ||
-          !read_at(image, at + 40, s.link) || !read_at(image, at + 44, s.info) ||
-          s.offset > image.size() || image.size() - s.offset < s.size) {
+          !read_at(image, at + 40, s.link) || !read_at(image, at + 44, s.info)) {
         return;
       }
+      // A section without bytes in the file (shared memory) has a size and nothing to read.
+      if (s.type == kNoBits) s.size = 0;
+      if (s.offset > image.size() || image.size() - s.offset < s.size) return;
       name_offsets.push_back(name);
       sections_.push_back(s);
     }

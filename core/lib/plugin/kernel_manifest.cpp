@@ -874,6 +874,7 @@ KernelManifest read_kernel_manifest(const std::string& given) {
     m.format = by_extension.value_or(KernelFormat::source);
     m.contents = read_file(m.file, "the kernel");
     m.sha256 = sha256_hex(m.contents);
+    if (by_extension) check_contents(m);
 
     // The manifest: FILE.json, STEM.json (beside it), or a comment at the top of a .cu.
     const fs::path path(m.file);
@@ -927,7 +928,7 @@ KernelManifest read_kernel_manifest(const std::string& given) {
                        ": " + what);
     }
     parse_manifest(m, j, by_extension);
-    check_contents(m);
+    if (!by_extension) check_contents(m);
     check_name(m);
     // Whether the block comes from --blocks: a launch's block formulas name the case's block.
     bool from_case = false;
