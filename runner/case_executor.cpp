@@ -82,6 +82,9 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (kernel && c.plugin->kernel) {
     args.push_back("--kernel-sha256");
     args.push_back(c.plugin->kernel->sha256);
+    // Which of the file's strategies (a manifest may hold several).
+    args.push_back("--planned-as");
+    args.push_back(c.plugin->name);
   } else {
     args.push_back("--planned-as");
     args.push_back(planned_identity(*c.plugin));

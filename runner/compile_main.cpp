@@ -33,7 +33,7 @@ void send(const std::string& kind, Record record) {
 void compile_kernel(Record& fields) {
   const std::string file = fields["file"];
   try {
-    auto manifest = read_kernel_manifest(file);
+    auto manifest = read_kernel_manifest(file, fields["name"]);
     if (manifest.sha256 != fields["sha256"]) {
       throw InputError(file + ": the file changed since kbench read it");
     }

@@ -29,6 +29,7 @@ PluginProbe::KernelBuild compile_in_child(const PluginInfo& kernel,
   std::string lines;
   for (const auto& c : cases) lines += encode_record("case", encode_case(c));
   Record fields{{"file", kernel.file},
+                {"name", kernel.name},
                 {"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
                 {"device", std::to_string(device)},
                 {"cases", lines}};
@@ -78,30 +79,33 @@ std::vector<std::shared_ptr<const PluginInfo>> load_kernel_parts(
     const std::vector<std::shared_ptr<const PluginInfo>>& plugins) {
   std::vector<std::shared_ptr<const PluginInfo>> parts;
   for (const auto& file : files) {
-    auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(file));
-    const auto family = std::find_if(families.begin(), families.end(),
-                                     [&](const auto& f) { return f->name == manifest->family; });
-    if (family == families.end()) {
-      std::string known;
-      for (const auto& f : families) known += (known.empty() ? "" : ", ") + f->name;
-      throw InputError(file + ": unknown family '" + manifest->family + "' (no library of it is "
-                       "loaded; families here: " + (known.empty() ? "none" : known) + ")");
-    }
-    bind_to_family(*manifest, **family);
-    const std::string name = manifest->name;
-    for (const auto& other : plugins) {
-      if (other->name == name) {
-        throw InputError(file + ": its name '" + name + "' is taken by " + other->file +
-                         "; give it another (\"name\" in its manifest)");
+    // Each strategy of the file's manifest (one, or its "strategies").
+    for (auto& read : read_kernel_manifests(file)) {
+      auto manifest = std::make_shared<KernelManifest>(std::move(read));
+      const auto family = std::find_if(families.begin(), families.end(),
+                                       [&](const auto& f) { return f->name == manifest->family; });
+      if (family == families.end()) {
+        std::string known;
+        for (const auto& f : families) known += (known.empty() ? "" : ", ") + f->name;
+        throw InputError(file + ": unknown family '" + manifest->family + "' (no library of it is "
+                         "loaded; families here: " + (known.empty() ? "none" : known) + ")");
       }
-    }
-    for (const auto& other : parts) {
-      if (other->name == name) {
-        throw InputError(file + ": its name '" + name + "' is taken by the kernel file " +
-                         other->file + "; give it another (\"name\" in its manifest)");
+      bind_to_family(*manifest, **family);
+      const std::string name = manifest->name;
+      for (const auto& other : plugins) {
+        if (other->name == name) {
+          throw InputError(file + ": its name '" + name + "' is taken by " + other->file +
+                           "; give it another (\"name\" in its manifest)");
+        }
       }
+      for (const auto& other : parts) {
+        if (other->name == name) {
+          throw InputError(file + ": its name '" + name + "' is taken by the kernel file " +
+                           other->file + "; give it another (\"name\" in its manifest)");
+        }
+      }
+      parts.push_back(std::make_shared<const PluginInfo>(kernel_part(std::move(manifest), *family)));
     }
-    parts.push_back(std::make_shared<const PluginInfo>(kernel_part(std::move(manifest), *family)));
   }
   return parts;
 }

@@ -89,8 +89,9 @@ std::string check_operands(const KernelManifest& m, const KernelFamily& family) 
 void check_kernel(Record& fields, LoadedParts& loaded) {
   std::string file = fields["file"];
   try {
-    auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(file));
-    if (manifest->sha256 != fields["sha256"]) {
+    // Each strategy of the file (its manifest may hold several).
+    std::vector<KernelManifest> manifests = read_kernel_manifests(file);
+    if (manifests.front().sha256 != fields["sha256"]) {
       throw InputError(file + ": the file changed since kbench read it");
     }
     const std::string family_file = fields["family-file"];
@@ -101,10 +102,12 @@ void check_kernel(Record& fields, LoadedParts& loaded) {
       family = loaded.emplace(family_file, load_plugin(family_file)).first;
     }
     if (family->second->family == nullptr) throw InputError(family_file + " is not a family");
-    bind_to_family(*manifest, family->second->info);
-    if (const std::string wrong = check_operands(*manifest, *family->second->family);
-        !wrong.empty()) {
-      throw InputError(file + ": " + wrong);
+    for (auto& manifest : manifests) {
+      bind_to_family(manifest, family->second->info);
+      if (const std::string wrong = check_operands(manifest, *family->second->family);
+          !wrong.empty()) {
+        throw InputError(file + ": " + (manifests.size() > 1 ? manifest.name + ": " : "") + wrong);
+      }
     }
     send("built", {{"summary", ""}});
   } catch (const std::exception& e) {

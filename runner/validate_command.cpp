@@ -314,14 +314,11 @@ bool is_kernel_file(const std::string& file) {
 // A kernel file: its manifest read and bound to its family, its variants for the family's small
 // cases compiled and checked in the probe (any problem: one line, exit 2), then, with a device,
 // those cases run and checked by the family, and the first that passed under compute-sanitizer.
-int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
-                    double case_timeout, bool no_sanitizer, const std::string& sizes,
-                    const std::vector<std::string>& params) {
-  prepare_kernel_cache({file});
-  PluginProbe probe(executable_path(), case_timeout);
-  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
-  const auto parts = load_kernel_parts({file}, found.families, found.plugins);
-  const auto& part = parts.front();
+int validate_kernel_part(const std::shared_ptr<const PluginInfo>& part, const Discovery& found,
+                         PluginProbe& probe, const std::string& file,
+                         const std::vector<std::string>& plugin_dirs, double case_timeout,
+                         bool no_sanitizer, const std::string& sizes,
+                         const std::vector<std::string>& params) {
   const KernelManifest& m = *part->kernel;
   std::cout << "loaded " << part->name << " (family " << part->family << ", version "
             << part->version << ", " << format_name(m.format) << ", " << dtype_list(part->dtypes)
@@ -391,6 +388,21 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
   boost::system::error_code ignored;
   fs::remove_all(work, ignored);
   return run.valid && !sanitizer_errors ? 0 : 1;
+}
+
+// Each strategy of the file's manifest, in turn; 1 when any is not valid.
+int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
+                    double case_timeout, bool no_sanitizer, const std::string& sizes,
+                    const std::vector<std::string>& params) {
+  prepare_kernel_cache({file});
+  PluginProbe probe(executable_path(), case_timeout);
+  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
+  int result = 0;
+  for (const auto& part : load_kernel_parts({file}, found.families, found.plugins)) {
+    result = std::max(result, validate_kernel_part(part, found, probe, file, plugin_dirs,
+                                                   case_timeout, no_sanitizer, sizes, params));
+  }
+  return result;
 }
 
 }  // namespace
@@ -535,6 +547,21 @@ int validate_command(const std::vector<std::string>& args) {
   boost::system::error_code ignored;
   fs::remove_all(work, ignored);
   return run.valid && !sanitizer_errors ? 0 : 1;
+}
+
+// Each strategy of the file's manifest, in turn; 1 when any is not valid.
+int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
+                    double case_timeout, bool no_sanitizer, const std::string& sizes,
+                    const std::vector<std::string>& params) {
+  prepare_kernel_cache({file});
+  PluginProbe probe(executable_path(), case_timeout);
+  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
+  int result = 0;
+  for (const auto& part : load_kernel_parts({file}, found.families, found.plugins)) {
+    result = std::max(result, validate_kernel_part(part, found, probe, file, plugin_dirs,
+                                                   case_timeout, no_sanitizer, sizes, params));
+  }
+  return result;
 }
 
 }  // namespace kb

@@ -75,7 +75,7 @@ int worker_command(const std::vector<std::string>& args) {
     if (!family_file.empty()) family = load_plugin(family_file);
     if (family && family->family == nullptr) throw LoadError(family_file + " is not a family");
     if (!kernel_file.empty()) {
-      auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(kernel_file));
+      auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(kernel_file, planned_as));
       if (manifest->sha256 != kernel_sha256) {
         throw LoadError(kernel_file + " changed since the run planned it (sha256 " +
                         manifest->sha256 + ", was " + kernel_sha256 + ")");

@@ -19,7 +19,13 @@
              {"role": "output", "index": 0, "zero": "launch"}],
   "block": "(tile / 8) * (tile / 8)",
   "grid": ["N / tile", "M / tile"],
-  "requires": ["M % tile == 0", "N % tile == 0", "(K & 7) == 0"]
+  "requires": ["M % tile == 0", "N % tile == 0", "(K & 7) == 0"],
+  // Two strategies of the one file: the launcher's choice, and its small tile at every size.
+  "strategies": [
+    {"name": "sgemm_tiled"},
+    {"name": "sgemm_tiled_64", "knobs": [{"name": "tile", "formula": 64}],
+     "description": "the same SGEMM, 64 x 64 tiles at every size"}
+  ]
 }
 */
 #include <cstdio>

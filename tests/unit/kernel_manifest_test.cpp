@@ -621,6 +621,43 @@ extern "C" __global__ void k(int n) {}
             std::string::npos);
 }
 
+TEST(KernelManifest, OneFileHoldsSeveralStrategies) {
+  const kbtest::TempFolder dir;
+  const std::string file = write(dir.path() / "k.cu", R"K(/* kbench
+{ "family": "reduce", "entry": "k<{T}, {threads}>", "dtypes": "float32", "ops": "sum",
+  "params": ["input:0", "output:0", "n"], "block": "threads", "grid": 1,
+  "knobs": [{"name": "threads", "values": [256]}],
+  "strategies": [{"name": "k256"},
+                 {"name": "k_by_size", "knobs": [{"name": "threads", "formula": "n < 4096 ? 64 : 512"}],
+                  "description": "threads by size"}] } */
+template <typename T, int kThreads> __global__ void k(const T* in, T* out, int n) {}
+)K");
+  const std::vector<KernelManifest> all = read_kernel_manifests(file);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].name, "reduce/k256");
+  EXPECT_EQ(all[1].name, "reduce/k_by_size");
+  EXPECT_EQ(all[1].description, "threads by size");
+  EXPECT_EQ(all[0].sha256, all[1].sha256);
+  KernelManifest by_size = read_kernel_manifest(file, "reduce/k_by_size");
+  bind_to_family(by_size, reduce_family());
+  EXPECT_EQ(kernel_variant(by_size, request(KB_DTYPE_F32, {100}, {}, "", "sum")).entries[0], "k<float, 64>");
+  try {
+    read_kernel_manifest(file, "reduce/other");
+    ADD_FAILURE() << "a strategy the file does not have was found";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("no strategy 'reduce/other' in its manifest (it has "
+                                         "reduce/k256, reduce/k_by_size)"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string twice = write(dir.path() / "twice.cu", R"K(/* kbench
+{ "family": "reduce", "entry": "k", "dtypes": "float32", "params": ["n"], "block": 1, "grid": 1,
+  "strategies": [{"name": "a"}, {"entry": "j"}] } */
+)K");
+  EXPECT_NE(refusal(twice, reduce_family()).find("strategies[1] must be an object with a 'name'"),
+            std::string::npos);
+}
+
 // nvcc and NVRTC given the same kernel and options make the same machine code: the registers and
 // the instructions of each example kernel, compiled both ways for sm_90, agree.
 TEST(KernelCompilers, NvccAndNvrtcMakeTheSameMachineCodeForTheExamples) {

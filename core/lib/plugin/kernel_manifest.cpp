@@ -863,8 +863,9 @@ std::string KernelArg::describe(std::size_t position) const {
   return text + ")";
 }
 
-KernelManifest read_kernel_manifest(const std::string& given) {
+std::vector<KernelManifest> read_kernel_manifests(const std::string& given) {
   KernelManifest m;
+  std::vector<KernelManifest> manifests;
   try {
     if (given.empty()) throw InputError("the kernel file name is empty");
     boost::system::error_code error;
@@ -927,22 +928,68 @@ KernelManifest read_kernel_manifest(const std::string& given) {
                             : " (" + fs::path(m.manifest_file).filename().string() + ")") +
                        ": " + what);
     }
-    parse_manifest(m, j, by_extension);
-    if (!by_extension) check_contents(m);
-    check_name(m);
-    // Whether the block comes from --blocks: a launch's block formulas name the case's block.
-    bool from_case = false;
-    for (const auto& step : m.launches) {
-      const auto block_names = names_in(step.block);
-      from_case = from_case || std::any_of(block_names.begin(), block_names.end(), [](const auto& n) {
-                    return n == "bx" || n == "by" || n == "bz";
-                  });
+    // Several strategies of one file: each an object of keys that replace the top level's.
+    std::vector<std::pair<std::string, Json>> objects;
+    if (j.is_object() && j.contains("strategies")) {
+      const Json& list = j["strategies"];
+      if (!list.is_array() || list.empty()) {
+        throw InputError("'strategies' must be a non-empty array of objects, each with its "
+                         "'name' and the keys in which it differs");
+      }
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string where = "strategies[" + std::to_string(i) + "]";
+        if (!list[i].is_object() || !list[i].contains("name")) {
+          throw InputError(where + " must be an object with a 'name'");
+        }
+        if (list[i].contains("strategies") || list[i].contains("format")) {
+          throw InputError(where + ": 'strategies' and 'format' are the file's, not a strategy's");
+        }
+        Json merged = j;
+        merged.erase("strategies");
+        for (auto it = list[i].begin(); it != list[i].end(); ++it) merged[it.key()] = it.value();
+        objects.emplace_back(where + " ", std::move(merged));
+      }
+    } else {
+      objects.emplace_back("", j);
     }
-    if (!from_case) m.flags |= KB_FLAG_OWN_LAUNCH_SHAPE;
+    for (const auto& [where, object] : objects) {
+      KernelManifest one = m;
+      try {
+        parse_manifest(one, object, by_extension);
+        if (!by_extension) check_contents(one);
+        check_name(one);
+      } catch (const InputError& e) {
+        throw InputError(where + e.what());
+      }
+      // Whether the block comes from --blocks: a launch's block formulas name the case's block.
+      bool from_case = false;
+      for (const auto& step : one.launches) {
+        const auto block_names = names_in(step.block);
+        from_case = from_case || std::any_of(block_names.begin(), block_names.end(), [](const auto& n) {
+                      return n == "bx" || n == "by" || n == "bz";
+                    });
+      }
+      if (!from_case) one.flags |= KB_FLAG_OWN_LAUNCH_SHAPE;
+      for (const auto& other : manifests) {
+        if (other.name == one.name) throw InputError(where + "name '" + one.name + "' twice");
+      }
+      manifests.push_back(std::move(one));
+    }
   } catch (const InputError& e) {
     throw InputError(given + ": " + e.what());
   }
-  return m;
+  return manifests;
+}
+
+KernelManifest read_kernel_manifest(const std::string& given, const std::string& name) {
+  std::vector<KernelManifest> manifests = read_kernel_manifests(given);
+  if (name.empty()) return std::move(manifests.front());
+  std::string names;
+  for (auto& m : manifests) {
+    if (m.name == name) return std::move(m);
+    names += (names.empty() ? "" : ", ") + m.name;
+  }
+  throw InputError(given + ": no strategy '" + name + "' in its manifest (it has " + names + ")");
 }
 
 void bind_to_family(KernelManifest& m, const PluginInfo& family) {

@@ -114,9 +114,12 @@ struct KernelManifest {
   bool block_from_case() const { return !(flags & KB_FLAG_OWN_LAUNCH_SHAPE); }
 };
 
-// Reads FILE and its manifest and checks the manifest alone (keys, roles, types, formulas).
-// Throws InputError("FILE: what is wrong"), one line.
-KernelManifest read_kernel_manifest(const std::string& file);
+// Reads FILE and its manifest and checks the manifest alone (keys, roles, types, formulas): one
+// strategy, or each of its "strategies" (objects of the keys in which each differs from the top
+// level, each with its name). Throws InputError("FILE: what is wrong"), one line.
+std::vector<KernelManifest> read_kernel_manifests(const std::string& file);
+// The one named `name` ("family/NAME"); the first where `name` is empty.
+KernelManifest read_kernel_manifest(const std::string& file, const std::string& name = "");
 
 // Checks the manifest against its family (the family library's description: shape names, data
 // types, operations) and completes it (ops). Throws InputError("FILE: what is wrong").
