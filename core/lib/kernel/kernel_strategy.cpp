@@ -169,19 +169,6 @@ void store_argument(const KernelArg& a, const KernelLaunch::Value& value, void* 
   }
 }
 
-std::size_t element_bytes(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F64:
-    case KB_DTYPE_I64: return 8;
-    case KB_DTYPE_F32:
-    case KB_DTYPE_I32: return 4;
-    case KB_DTYPE_F16:
-    case KB_DTYPE_BF16: return 2;
-    case KB_DTYPE_I8: return 1;
-    default: return 0;
-  }
-}
-
 }  // namespace
 
 kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffers, void** state,
@@ -253,8 +240,8 @@ kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffer
         const kb_dtype element = a.result_type != KB_DTYPE_NONE ? a.result_type : r.dtype;
         // An output of the kernel's own is sized in elements: given, or the family's count.
         const std::uint64_t bytes =
-            a.sized_by_result ? result->count * element_bytes(element)
-            : a.bytes_in_elements ? static_cast<std::uint64_t>(value.integer) * element_bytes(element)
+            a.sized_by_result ? result->count * dtype_bytes(element)
+            : a.bytes_in_elements ? static_cast<std::uint64_t>(value.integer) * dtype_bytes(element)
                                   : static_cast<std::uint64_t>(value.integer);
         if (bytes > 0) {
           if (const cudaError_t e = cudaMalloc(&pointer, bytes); e != cudaSuccess) {
@@ -276,13 +263,13 @@ kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffer
             return KB_ERROR;
           }
           const auto at = static_cast<std::uint64_t>(value.real);
-          if ((at + result->count) * element_bytes(element) > bytes) {
+          if ((at + result->count) * dtype_bytes(element) > bytes) {
             say(message, prefix + a.describe(i) + ": " + std::to_string(bytes) + " bytes hold no " +
                              std::to_string(result->count) + " results from element " +
                              std::to_string(at));
             return KB_ERROR;
           }
-          s->results.push_back({static_cast<const char*>(pointer) + at * element_bytes(element),
+          s->results.push_back({static_cast<const char*>(pointer) + at * dtype_bytes(element),
                                 element, result->data, result->dtype, result->count});
         }
       }
@@ -461,12 +448,18 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
   }
   check.summary = m.name + ": " + std::to_string(variants.size()) + " variant" +
                   (variants.size() == 1 ? "" : "s");
+  // nvcc makes machine code: for the build's architecture where there is no device.
+  std::string built_arch = target.arch;
+  if (!built.empty() && built.front()->compiler.rfind("nvcc", 0) == 0 &&
+      built_arch.rfind("compute_", 0) == 0) {
+    built_arch = "sm_" + built_arch.substr(8);
+  }
   if (m.format == KernelFormat::source && !built.empty()) {
     check.summary += " (" + std::to_string(compiled) + " compiled, " + std::to_string(cached) +
                      " from the cache " + (cache.dir().empty() ? "(none)" : cache.dir()) + ") by " +
                      built.front()->compiler.substr(0, built.front()->compiler.find(' ')) + " in " +
                      fixed_text(seconds, 2) + " s on " + std::to_string(threads) + " thread" +
-                     (threads == 1 ? "" : "s") + " for " + target.arch;
+                     (threads == 1 ? "" : "s") + " for " + built_arch;
   }
   check.summary += target.device ? ", loaded on device " + std::to_string(device)
                                  : ", not loaded (no CUDA device)";

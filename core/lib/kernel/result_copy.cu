@@ -1,5 +1,7 @@
 #include "kernel/result_copy.hpp"
 
+#include "case/case_spec.hpp"
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -26,19 +28,6 @@ std::string launch_widen(const void* from, void* to, std::uint64_t count, cudaSt
   return e == cudaSuccess ? "" : std::string("widening the result: ") + cudaGetErrorString(e);
 }
 
-std::size_t element_bytes(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F64:
-    case KB_DTYPE_I64: return 8;
-    case KB_DTYPE_F32:
-    case KB_DTYPE_I32: return 4;
-    case KB_DTYPE_F16:
-    case KB_DTYPE_BF16: return 2;
-    case KB_DTYPE_I8: return 1;
-    default: return 0;
-  }
-}
-
 }  // namespace
 
 bool result_copy_allowed(kb_dtype from, kb_dtype to) {
@@ -52,7 +41,7 @@ std::string copy_result(const void* from, kb_dtype from_type, void* to, kb_dtype
                         std::uint64_t count, cudaStream_t stream) {
   if (count == 0) return "";
   if (from_type == to_type) {
-    const cudaError_t e = cudaMemcpyAsync(to, from, count * element_bytes(to_type),
+    const cudaError_t e = cudaMemcpyAsync(to, from, count * dtype_bytes(to_type),
                                           cudaMemcpyDeviceToDevice, stream);
     return e == cudaSuccess ? "" : std::string("copying the result: ") + cudaGetErrorString(e);
   }

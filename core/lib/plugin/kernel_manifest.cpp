@@ -70,19 +70,6 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
   return text;
 }
 
-std::size_t dtype_bytes(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F64:
-    case KB_DTYPE_I64: return 8;
-    case KB_DTYPE_F32:
-    case KB_DTYPE_I32: return 4;
-    case KB_DTYPE_F16:
-    case KB_DTYPE_BF16: return 2;
-    case KB_DTYPE_I8: return 1;
-    default: return 0;
-  }
-}
-
 // ---- reading the files -----------------------------------------------------------------------
 
 std::string read_file(const std::string& path, const std::string& what) {
