@@ -1,6 +1,7 @@
 #include "kernel/kernel_build.hpp"
 
 #include "kernel/cubin_image.hpp"
+#include "kernel/driver_link.hpp"
 #include "kernel/nvcc.hpp"
 #include "kernel/nvrtc.hpp"
 #include "kernel/ptx_entry.hpp"
@@ -331,9 +332,31 @@ BuiltKernel build_kernel(const KernelManifest& m, const KernelVariant& variant,
   return built;
 }
 
+void compile_for_device(const KernelManifest& m, const KernelVariant& variant,
+                        const BuildTarget& target, const CodeCache& cache, BuiltKernel& built) {
+  if (!target.device || (m.format != KernelFormat::ptx && m.format != KernelFormat::fatbin)) return;
+  const std::string key = sha256_hex("kbench driver jit 1\nfile " + m.sha256 + "\nentries " +
+                                     joined(built.entries, "\n") + "\narch " + target.arch +
+                                     "\ndriver " + std::to_string(target.driver_version) + "\n");
+  std::string cubin;
+  if (const auto code = cache.find(key)) {
+    cubin = code->cubin;
+  } else {
+    LinkedCode linked = link_for_device(m.contents, m.format == KernelFormat::fatbin);
+    if (linked.cubin.empty()) throw KernelBuildError(linked.error);
+    cubin = std::move(linked.cubin);
+  }
+  built.compiler = std::string(format_name(m.format)) + " (compiled for " + target.arch +
+                   " by the driver's JIT before the run)";
+  built.image = cubin;
+  built.cache_note = cache.store(key, {built.entries, built.ptx, cubin, built.compiler});
+  if (built.cache_note.empty()) built.cache_note = cache.mark_built(variant_key(m, variant, target), key);
+}
+
 BuiltKernel load_built_kernel(const KernelManifest& m, const KernelVariant& variant,
                               const BuildTarget& target, const CodeCache& cache) {
-  if (m.format != KernelFormat::source) return file_kernel(m, variant);
+  const bool jit = target.device && (m.format == KernelFormat::ptx || m.format == KernelFormat::fatbin);
+  if (m.format != KernelFormat::source && !jit) return file_kernel(m, variant);
   const std::string key = cache.built(variant_key(m, variant, target));
   const auto code = key.empty() ? std::nullopt : cache.find(key);
   if (!code || code->entries.size() != variant.entries.size()) {

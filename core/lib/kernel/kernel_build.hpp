@@ -74,8 +74,16 @@ std::string variant_key(const KernelManifest& manifest, const KernelVariant& var
 BuiltKernel build_kernel(const KernelManifest& manifest, const KernelVariant& variant,
                          const BuildTarget& target, const CodeCache& cache);
 
-// The worker's side: the code build_kernel made for the variant (a .cu's from the cache), without
-// any compiler. KernelBuildError when it was not built before the run.
+// For a PTX or a fatbin, with the target's device current: its machine code for the device, made
+// now by the driver's JIT and kept in the cache, so that a worker loads a cubin and JIT-compiles
+// nothing; `built` becomes that cubin. Nothing for other formats. KernelBuildError when the JIT
+// fails.
+void compile_for_device(const KernelManifest& manifest, const KernelVariant& variant,
+                        const BuildTarget& target, const CodeCache& cache, BuiltKernel& built);
+
+// The worker's side: the code build_kernel (and compile_for_device) made for the variant — a .cu's,
+// and on a device a PTX's or fatbin's, from the cache — without any compiler. KernelBuildError
+// when it was not built before the run.
 BuiltKernel load_built_kernel(const KernelManifest& manifest, const KernelVariant& variant,
                               const BuildTarget& target, const CodeCache& cache);
 

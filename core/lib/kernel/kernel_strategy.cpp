@@ -404,6 +404,7 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     for (std::size_t i = 0; i < variants.size(); ++i) {
       try {
+        compile_for_device(m, variants[i], target, cache, *built[i]);
         loaded[i] = std::make_unique<LoadedKernel>(m, *built[i]);
       } catch (const KernelBuildError& e) {
         throw KernelBuildError(std::string(e.what()) + " [" +
@@ -442,9 +443,8 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
   std::size_t compiled = 0, cached = 0;
   std::string cache_note;
   for (const auto& b : built) {
-    if (m.format != KernelFormat::source) continue;
-    (b->cached ? cached : compiled) += 1;
     if (cache_note.empty()) cache_note = b->cache_note;
+    if (m.format == KernelFormat::source) (b->cached ? cached : compiled) += 1;
   }
   check.summary = m.name + ": " + std::to_string(variants.size()) + " variant" +
                   (variants.size() == 1 ? "" : "s");
