@@ -58,6 +58,7 @@ both --kernel "$out/test_transpose.cu" --sizes 2048,8192 --blocks 32x8 --dtypes 
 "$kbench" run --kernel "$examples/sgemm_tiled.cu" --plugin matmul/cublas --sizes 1024,4096 \
   --dtypes float32 --run-id published --output "$csv" 2>&1 | tee -a "$out/run.log" | grep -E "^kbench: |error"
 
+[ -s "$csv" ] || { echo "no rows in $csv (no CUDA device here?)"; exit 1; }
 python3 - "$csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
