@@ -42,7 +42,7 @@
 // Each thread sums elements a grid apart (two per step where n is a power of two), then the block
 // halves its sums in shared memory down to a warp, which finishes with shuffles.
 template <class T, unsigned int blockSize, bool nIsPow2>
-__global__ void reduce6(const T* __restrict__ g_idata, T* __restrict__ g_odata, unsigned int n) {
+__global__ void reduce6(const T* g_idata, T* g_odata, unsigned int n) {
   extern __shared__ __align__(sizeof(double)) unsigned char smem[];
   T* sdata = reinterpret_cast<T*>(smem);
   const unsigned int tid = threadIdx.x;
