@@ -551,8 +551,9 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
       return s;
     }
     if (traced) {
-      result.cupti = CuptiFigures{traced->launch_us, traced->stream_us, traced->busiest_us,
-                                  traced->operations, traced->other_operations};
+      result.cupti = CuptiFigures{traced->launch_us,  traced->stream_us,
+                                  traced->busiest_us, traced->operations,
+                                  traced->other_operations, kernel_names_text(traced->kernels)};
     } else {
       result.cupti_unavailable = cupti_clock_->why_not();
     }
