@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdexcept>
 #include <string>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -127,6 +128,21 @@ std::string try_to_write() {
 
 volatile int target_byte = 0;  // in the child below: what process_vm_writev tries to change
 
+// Reaches into its own worker: its memory written through /proc (which ignores page protections),
+// its request channel opened again for writing (a forged case for its own worker), and input pushed
+// into the terminal it may share with kbench.
+std::string try_to_reach_itself() {
+  const int memory = ::open("/proc/self/mem", O_RDWR);
+  std::string said = "own memory: " + outcome(memory >= 0);
+  if (memory >= 0) ::close(memory);
+  const int requests = ::open("/proc/self/fd/0", O_WRONLY);
+  said += "; requests reopened: " + outcome(requests >= 0);
+  if (requests >= 0) ::close(requests);
+  const char input = '\n';
+  said += "; input pushed: " + outcome(::ioctl(STDERR_FILENO, TIOCSTI, &input) == 0);
+  return said;
+}
+
 // Reaches into other processes: a child of its own (traced, its memory written, killed), the
 // worker's parent (its memory opened through /proc, a signal), every process (a signal), and out of
 // the process group its worker ends with.
@@ -170,7 +186,7 @@ std::string try_to_reach() {
   std::ifstream score("/proc/self/oom_score_adj");
   std::string oom_score_adj;
   score >> oom_score_adj;
-  return said + "; oom_score_adj " + oom_score_adj;
+  return said + "; oom_score_adj " + oom_score_adj + "; " + try_to_reach_itself();
 }
 
 // Holds a read lock on the results file's append byte (store/file_lock.hpp) for as long as its

@@ -101,7 +101,8 @@ TEST_F(Sandbox, APluginCannotTraceWriteOrSignalAnotherProcessOrLeaveItsGroup) {
                          "permitted; signal the parent: Operation not permitted; signal every "
                          "process: Operation not permitted; the parent's priority: Operation not "
                          "permitted; the parent's oom_score_adj: Permission denied; "
-                         "oom_score_adj 1000"),
+                         "oom_score_adj 1000; own memory: Permission denied; requests reopened: "
+                         "No such device or address; input pushed: Operation not permitted"),
             std::string::npos)
       << message;
 }

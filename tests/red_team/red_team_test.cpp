@@ -71,9 +71,15 @@ const std::vector<Cheat> kCheats = {
     {"renamed_in_worker", "transpose/cheat_renamed_in_worker", kTranspose, {"error"},
      "describes itself otherwise than when the run planned its cases"},
     // A quarter of the work on the call chain the timed samples come by: the launch on changed
-    // inputs, timed as they are but from another caller, does all of it, far over their median.
+    // inputs, timed as they are but from another caller, does all of it, 4x their median. On a
+    // GPU that is caught; a host launch after a wait on the referee is allowed twice the median
+    // and 200 us (its threads wake up), so on a host it mostly passes.
     {"call_chain", "transpose/cheat_call_chain", kTranspose, kVerifyFailed,
-     "check 'changed inputs' failed"},
+     "check 'changed inputs' failed",
+     "a quarter of the work where the timed samples' call chain comes by (backtrace()): the "
+     "launch on changed inputs does all of it, within a host launch's allowance after the "
+     "referee's draw (twice the median and 200 us); every launch should reach run() from one "
+     "call site (docs/red-team.md, 'What still escapes')"},
 };
 
 const std::vector<Cheat> kHonest = {
