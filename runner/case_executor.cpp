@@ -274,7 +274,9 @@ void CaseExecutor::judge(CaseOutcome& outcome) {
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run
 // stops, and the case is named as not recorded.
 std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
-  const ResultRow row = build_row(run_.context, c, device_info(c.request.device),
+  RunContext context = run_.context;
+  if (c.hidden) context.run_id = hidden_run_id(context.run_id);
+  const ResultRow row = build_row(context, c, device_info(c.request.device),
                                   bandwidth_[c.request.device], outcome);
   SharedCsvFile::Span samples;
   try {

@@ -26,6 +26,9 @@
 #include "tune/plan_tuned.hpp"
 #include "util/input_error.hpp"
 #include "util/output_file.hpp"
+#include "util/secret_seed.hpp"
+
+#include <kbench/support/random.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -59,6 +62,14 @@ std::vector<int> parse_devices(const std::string& text, int available) {
     devices.push_back(static_cast<int>(*index));
   }
   return devices;
+}
+
+// What a run's hidden shapes are drawn from: its run id where it names one (every shard of a job
+// array draws the same), fresh entropy where it does not, mixed with the sweep's seed.
+std::uint64_t hidden_shape_secret(const std::string& run_id, std::uint64_t seed) {
+  std::uint64_t mixed = run_id.empty() ? secret_seed(seed) : seed;
+  for (const char ch : run_id) mixed = mix64(mixed ^ static_cast<unsigned char>(ch));
+  return mixed;
 }
 
 // Runs cases from the queue (on `device`, when given) until it is empty or the run stops; the
@@ -127,6 +138,11 @@ int run_command(const std::vector<std::string>& args) {
                         models, probe);
     } else {
       plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
+      // A nightly (repetitions) also runs a shape near each asked one, the same for every shard
+      // of the run: drawn from its run id (or afresh without one) and the sweep's seed.
+      if (options.repetitions > 1) {
+        plan = with_hidden_shapes(plan, hidden_shape_secret(options.run_id, sweep.seed), probe);
+      }
     }
     // Kernel files are compiled (or found in the cache) and checked before any case runs.
     check_planned_kernels(probe, plan);
@@ -189,7 +205,9 @@ int run_command(const std::vector<std::string>& args) {
   SharedRun shared{options, store, samples.get(), progress, context};
   if (!options.run_id.empty()) {
     for (const auto& record : read_records(options.output)) {
-      if (record.run_id == context.run_id) done.insert(CaseKey(record, options.split));
+      if (record.run_id == context.run_id || record.run_id == hidden_run_id(context.run_id)) {
+        done.insert(CaseKey(record, options.split));
+      }
     }
     // Without --resume, a case the run already has would get a second row.
     const auto repeated = std::count_if(plan.cases.begin(), plan.cases.end(),

@@ -3,6 +3,8 @@
 #include "plugin/params.hpp"
 #include "util/input_error.hpp"
 
+#include <kbench/support/random.hpp>
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -415,6 +417,31 @@ Plan shard(const Plan& plan, const std::string& spec) {
   return slice;
 }
 
+Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe) {
+  Plan with = plan;
+  std::uint64_t drawn = 0;
+  for (const PlannedCase& c : plan.cases) {
+    if (c.outcome || c.hidden) continue;
+    CaseRequest near = c.request;
+    for (int i = 0; i < near.shape.rank; ++i) {
+      if (near.shape.dims[i] < 8) continue;
+      const std::uint64_t bits = random_bits(secret, 0x41DDE5, drawn++);
+      const std::int64_t step = 1 + static_cast<std::int64_t>(bits % 3);
+      near.shape.dims[i] += (bits >> 8) % 2 == 0 ? step : -step;
+    }
+    if (near.shape.dims == c.request.shape.dims) continue;
+    Plan hidden;
+    plan_case(hidden, c.plugin, near, probe);
+    for (PlannedCase& h : hidden.cases) {
+      h.hidden = true;
+      with.cases.push_back(std::move(h));
+    }
+  }
+  return with;
+}
+
+std::string hidden_run_id(const std::string& run_id) { return run_id + "-hidden"; }
+
 Plan repeat(const Plan& plan, int count) {
   Plan repeated;
   for (int repetition = 0; repetition < count; ++repetition) {
@@ -433,6 +460,7 @@ std::string describe_case(const PlannedCase& c) {
   if (!c.request.params.empty()) text += " " + c.request.params;
   if (c.request.device >= 0) text += " device " + std::to_string(c.request.device);
   if (c.repetition > 0) text += " repetition " + std::to_string(c.repetition);
+  if (c.hidden) text += " (hidden shape)";
   return text;
 }
 

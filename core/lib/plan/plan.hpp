@@ -39,6 +39,8 @@ struct PlannedCase {
   // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
   std::optional<CaseOutcome> outcome;
   int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
+  // A shape drawn near an asked one (hidden_shapes): its rows go to a run of their own.
+  bool hidden = false;
 };
 
 struct Plan {
@@ -89,6 +91,16 @@ Plan shard(const Plan& plan, const std::string& spec);
 // The shard "i/N" as its numbers say it ("00/2" and "0/2" are the same shard: "0/2"), for what
 // must tell shards apart (the run lock). InputError as shard().
 std::string shard_name(const std::string& spec);
+
+// Beside each shape a case asks for, one drawn near it from `secret` (each extent of 8 or more
+// moved by 1 to 3, up or down: 8191x8193 beside 8192^2), planned for the same plugin, data type,
+// operation, block and parameters, and marked hidden. A nightly's repetitions add them: a strategy
+// honest only at the sizes people sweep shows there, and the shapes, new each night, make no
+// trend. The same secret gives the same shapes (the shards of one run agree).
+Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe);
+
+// The run a hidden shape's rows go to: "<run id>-hidden", beside the run's own.
+std::string hidden_run_id(const std::string& run_id);
 
 // The plan `count` times, one whole pass after another, each case tagged with its pass: the
 // repetitions of a case are spread over the run, not back to back, so whatever drifts during a
