@@ -142,13 +142,16 @@ kb_status RemoteRefereedCase::launch(cudaStream_t stream, kb_message& message) {
                        &message);
 }
 
-kb_status RemoteRefereedCase::settle(kb_message& message) const {
+kb_status RemoteRefereedCase::settle(kb_message& message) {
   if (strategy_.device == KB_DEVICE_CUDA) {
     if (const kb_status s = from_cuda(cudaDeviceSynchronize(), message, "synchronising"); s) {
       return s;
     }
   }
   std::fflush(stdout);
+  for (const auto* side : {&inputs_, &outputs_}) {
+    for (const auto& operand : *side) operand->push();
+  }
   return KB_OK;
 }
 
@@ -206,7 +209,7 @@ kb_status RemoteRefereedCase::poison(cudaStream_t stream, kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
   capturing_ = true;
   if (const kb_status s = step("poison", {}, message); s) return s;
-  return rewarm(stream, message);
+  return take_referee_writes(stream, message);
 }
 
 CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
@@ -221,11 +224,16 @@ kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t stream,
   if (const kb_status s = step("draw", {{"purpose", std::to_string(purpose)}}, message); s) {
     return s;
   }
-  return rewarm(stream, message);
+  return take_referee_writes(stream, message);
 }
 
-kb_status RemoteRefereedCase::rewarm(cudaStream_t stream, kb_message& message) const {
-  if (strategy_.device != KB_DEVICE_CUDA) return KB_OK;
+kb_status RemoteRefereedCase::take_referee_writes(cudaStream_t stream, kb_message& message) {
+  if (strategy_.device != KB_DEVICE_CUDA) {
+    for (const auto* side : {&inputs_, &outputs_}) {
+      for (const auto& operand : *side) operand->pull();
+    }
+    return KB_OK;
+  }
   // The operands as mapped, not as handed: the strategy may have written over its copy.
   kb_buffers mapped{};
   mapped.input_count = static_cast<std::uint32_t>(inputs_.size());

@@ -40,11 +40,12 @@ class RemoteRefereedCase final : public CaseUnderTest {
 
  private:
   RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee, int output_fd);
-  // The device idle and what it printed written out, so the referee reads what every launch
-  // before left.
-  kb_status settle(kb_message& message) const;
-  // The operands' pages touched after the referee worked on them (page_touch.hpp).
-  kb_status rewarm(cudaStream_t stream, kb_message& message) const;
+  // The device idle, what it printed written out and the host mirrors pushed, so the referee reads
+  // what every launch before left.
+  kb_status settle(kb_message& message);
+  // After the referee wrote the operands (a draw, a poison): a host strategy's mirrors pulled, a
+  // device strategy's pages touched (page_touch.hpp).
+  kb_status take_referee_writes(cudaStream_t stream, kb_message& message);
   // A request that is answered `done` or `failed`.
   kb_status step(const std::string& kind, const Record& fields, kb_message& message) const;
   CheckAnswer ask(const std::string& kind, const Record& fields, cudaStream_t stream);

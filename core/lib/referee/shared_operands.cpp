@@ -5,7 +5,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -23,20 +25,25 @@ std::vector<unsigned char> guard_pattern() {
   return pattern;
 }
 
-// A device operand starts a large page into its allocation, the front guard zone at that page's
-// end, and the allocation is a whole number of large pages: an allocation of another size is
-// mapped with small pages where the worker opens it, and a transpose of 8192^2 doubles ran eight
-// times slower on it. A host operand needs a page.
+// An operand starts a large page into its allocation, the front guard zone at that page's end, and
+// the allocation is a whole number of large pages, as a large cudaMalloc or the families' host
+// buffers are: a device allocation of another size is mapped with small pages where the worker
+// opens it, and a transpose of 8192^2 doubles ran eight times slower on it.
 constexpr std::uint64_t kLargePage = std::uint64_t{2} << 20;
 
-std::uint64_t front_bytes(kb_device_kind where) {
-  return where == KB_DEVICE_CUDA ? kLargePage : kGuardBytes;
+std::uint64_t front_bytes() { return kLargePage; }
+
+std::uint64_t allocation_bytes(std::uint64_t bytes) {
+  return (front_bytes() + bytes + kGuardBytes + kLargePage - 1) / kLargePage * kLargePage;
 }
 
-std::uint64_t allocation_bytes(kb_device_kind where, std::uint64_t bytes) {
-  const std::uint64_t total = front_bytes(where) + bytes + kGuardBytes;
-  const std::uint64_t unit = where == KB_DEVICE_CUDA ? kLargePage : kGuardBytes;
-  return (total + unit - 1) / unit * unit;
+// Copies `bytes` page by page, only the pages that differ: what the other side did not change
+// stays as it was in this process's caches.
+void copy_changed_pages(unsigned char* to, const unsigned char* from, std::uint64_t bytes) {
+  for (std::uint64_t at = 0; at < bytes; at += kGuardBytes) {
+    const std::uint64_t length = std::min(kGuardBytes, bytes - at);
+    if (std::memcmp(to + at, from + at, length) != 0) std::memcpy(to + at, from + at, length);
+  }
 }
 
 [[noreturn]] void system_failure(const char* what) {
@@ -72,7 +79,7 @@ std::optional<std::string> damage(const std::vector<unsigned char>& zone, const 
 SharedOperand::SharedOperand(kb_device_kind where, kb_dtype dtype, std::uint64_t count,
                              std::uint64_t bytes)
     : where_(where), dtype_(dtype), count_(count), bytes_(bytes) {
-  const std::uint64_t total = allocation_bytes(where, bytes);
+  const std::uint64_t total = allocation_bytes(bytes);
   if (where == KB_DEVICE_CUDA) {
     KB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base_), total));
   } else {
@@ -100,13 +107,13 @@ SharedOperand::~SharedOperand() {
   if (where_ == KB_DEVICE_CUDA) {
     cudaFree(base_);
   } else {
-    ::munmap(base_, allocation_bytes(where_, bytes_));
+    ::munmap(base_, allocation_bytes(bytes_));
     ::close(memory_fd_);
   }
 }
 
 kb_operand SharedOperand::operand() const {
-  return kb_operand{base_ + front_bytes(where_), count_, bytes_, dtype_};
+  return kb_operand{base_ + front_bytes(), count_, bytes_, dtype_};
 }
 
 OperandLayout SharedOperand::layout() const {
@@ -121,8 +128,8 @@ OperandLayout SharedOperand::layout() const {
 
 void SharedOperand::restore_guards() {
   const std::vector<unsigned char> pattern = guard_pattern();
-  unsigned char* zones[] = {base_ + front_bytes(where_) - kGuardBytes,
-                            base_ + front_bytes(where_) + bytes_};
+  unsigned char* zones[] = {base_ + front_bytes() - kGuardBytes,
+                            base_ + front_bytes() + bytes_};
   for (unsigned char* zone : zones) {
     if (where_ == KB_DEVICE_CUDA) {
       KB_CUDA_CHECK(cudaMemcpy(zone, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice));
@@ -133,8 +140,8 @@ void SharedOperand::restore_guards() {
 }
 
 std::optional<std::string> SharedOperand::guard_damage(const std::string& name) const {
-  const unsigned char* zones[] = {base_ + front_bytes(where_) - kGuardBytes,
-                                  base_ + front_bytes(where_) + bytes_};
+  const unsigned char* zones[] = {base_ + front_bytes() - kGuardBytes,
+                                  base_ + front_bytes() + bytes_};
   const char* sides[] = {"before", "after"};
   for (int i = 0; i < 2; ++i) {
     std::vector<unsigned char> zone(kGuardBytes);
@@ -150,7 +157,7 @@ std::optional<std::string> SharedOperand::guard_damage(const std::string& name) 
 
 MappedOperand::MappedOperand(kb_device_kind where, const OperandLayout& layout, int memory_fd)
     : where_(where) {
-  const std::uint64_t total = allocation_bytes(where, layout.bytes);
+  const std::uint64_t total = allocation_bytes(layout.bytes);
   if (where == KB_DEVICE_CUDA) {
     cudaIpcMemHandle_t handle{};
     if (layout.ipc_handle.size() != sizeof handle) {
@@ -167,8 +174,17 @@ MappedOperand::MappedOperand(kb_device_kind where, const OperandLayout& layout, 
     if (mapped == MAP_FAILED) system_failure("mmap of a shared operand");
     base_ = mapped;
     mapped_bytes_ = total;
+    mirror_ = static_cast<unsigned char*>(std::aligned_alloc(kLargePage, total));
+    if (mirror_ == nullptr) {
+      ::munmap(base_, mapped_bytes_);
+      throw Error(KB_OOM, "no memory for a host operand's mirror");
+    }
+    ::madvise(mirror_, total, MADV_HUGEPAGE);  // advice only: where THP is off, plain pages
+    std::memcpy(mirror_, base_, total);
+    operand_ = kb_operand{mirror_ + front_bytes(), layout.count, layout.bytes, layout.dtype};
+    return;
   }
-  operand_ = kb_operand{static_cast<unsigned char*>(base_) + front_bytes(where), layout.count,
+  operand_ = kb_operand{static_cast<unsigned char*>(base_) + front_bytes(), layout.count,
                         layout.bytes, layout.dtype};
 }
 
@@ -177,7 +193,18 @@ MappedOperand::~MappedOperand() {
     cudaIpcCloseMemHandle(base_);
   } else {
     ::munmap(base_, mapped_bytes_);
+    std::free(mirror_);
   }
+}
+
+void MappedOperand::pull() {
+  if (mirror_ != nullptr) {
+    copy_changed_pages(mirror_, static_cast<const unsigned char*>(base_), mapped_bytes_);
+  }
+}
+
+void MappedOperand::push() {
+  if (mirror_ != nullptr) copy_changed_pages(static_cast<unsigned char*>(base_), mirror_, mapped_bytes_);
 }
 
 }  // namespace kb

@@ -20,8 +20,7 @@
 
 namespace kb {
 
-// The guard zones' size. A device operand starts on a large page (2 MiB), as a large cudaMalloc
-// does, a host one on a page.
+// The guard zones' size. An operand starts on a large page (2 MiB), as a large cudaMalloc does.
 inline constexpr std::uint64_t kGuardBytes = 4096;
 
 // How a shared operand travels to the worker: its shape, and where its memory is (the IPC handle's
@@ -59,7 +58,12 @@ class SharedOperand {
   int memory_fd_ = -1;
 };
 
-// The worker's side: one operand mapped into its process for the life of a case.
+// The worker's side: one operand mapped into its process for the life of a case. A device operand
+// is the referee's allocation, opened. A host operand is a private mirror of the shared file, in
+// huge pages where the kernel gives them (a file in memory gets none, and a CPU transpose of 8192^2
+// ran at half speed on it): the worker pulls what the referee wrote (a draw, a poison) into the
+// mirror and pushes the mirror back before the referee reads it (a check), guard zones and all,
+// page by page and only the pages that differ.
 class MappedOperand {
  public:
   // `memory_fd`: the memfd of a host operand (taken), -1 for a device one. Throws kb::Error.
@@ -69,10 +73,13 @@ class MappedOperand {
   MappedOperand& operator=(const MappedOperand&) = delete;
 
   kb_operand operand() const { return operand_; }
+  void pull();  // a host operand: the shared file into the mirror
+  void push();  // a host operand: the mirror into the shared file
 
  private:
   kb_device_kind where_;
-  void* base_ = nullptr;
+  void* base_ = nullptr;            // the device allocation, or the shared file's mapping
+  unsigned char* mirror_ = nullptr;  // a host operand's private copy
   std::uint64_t mapped_bytes_ = 0;
   kb_operand operand_{};
 };
