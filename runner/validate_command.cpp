@@ -335,6 +335,7 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
   sweep.blocks = small.blocks;
   sweep.dtypes = dtype_list(part->dtypes);
   sweep.devices = {device ? 0 : -1};
+  if (device) sweep.capabilities[0] = device_capability(0);
   Plan plan = plan_sweep({part}, sweep, families, probe);
   check_planned_kernels(probe, plan);
   const auto planned = std::count_if(plan.cases.begin(), plan.cases.end(),
