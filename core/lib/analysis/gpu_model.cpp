@@ -2,30 +2,16 @@
 
 #include "analysis/card_pool.hpp"
 #include "analysis/metric.hpp"
+#include "device/cuda_code.hpp"
 #include "util/natural_order.hpp"
 #include "util/statistics.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
 namespace kb {
-namespace {
 
-struct ComputeCapability {
-  int major = 0, minor = 0;
-};
-
-// "9.0" -> {9, 0}; nothing for an empty or malformed cell.
-std::optional<ComputeCapability> parse_compute_capability(const std::string& text) {
-  ComputeCapability cc;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d.%d%c", &cc.major, &cc.minor, &rest) != 2) return std::nullopt;
-  return cc;
-}
-
-}  // namespace
 std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
   const auto distinction = [grouping](const ResultRecord& row) -> const std::string& {
@@ -54,6 +40,11 @@ std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGr
     if (rows[i].gpu_name.empty() && gpus.size() == 1) labels[i] = *gpus.begin();
   }
   return labels;
+}
+
+bool GpuModel::peaks_known() const {
+  const auto cc = parse_compute_capability(compute_capability);
+  return cc && peak_rates(cc->major, cc->minor, 0, 0).known;
 }
 
 std::optional<double> GpuModel::peak_gflops(const std::string& precision) const {

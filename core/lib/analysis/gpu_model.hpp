@@ -46,6 +46,8 @@ struct GpuModel {
 
   // GFLOP/s at a precision of the `peak` column ("fp32", "bf16", ...); nothing when unknown.
   std::optional<double> peak_gflops(const std::string& precision) const;
+  // Its architecture is in the peak table (device/peak_rates.hpp).
+  bool peaks_known() const;
 };
 
 // The models of the rows that ran on a GPU, oldest first: by compute capability, then by name in

@@ -5,6 +5,7 @@
 #include "analysis/gpu_model.hpp"
 #include "analysis/roofline.hpp"
 #include "analysis/scaling.hpp"
+#include "device/cuda_code.hpp"
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
@@ -56,6 +57,18 @@ std::string models_table(const std::vector<GpuModel>& models) {
                    std::to_string(m.rows)});
   }
   return table.str();
+}
+
+// The models the peak table lacks: said once, where their missing roofs would otherwise puzzle.
+std::string unknown_peaks_note(const std::vector<GpuModel>& models) {
+  std::string text;
+  for (const auto& m : models) {
+    if (m.peaks_known() || !parse_compute_capability(m.compute_capability)) continue;
+    text += "\nNo peak rates for " + m.label + " (compute capability " + m.compute_capability +
+            "): kbench's table (`core/lib/device/peak_rates.cpp`) lacks its architecture, so its "
+            "FLOP/s have no roof, no fraction of peak and no predicted scaling.\n";
+  }
+  return text;
 }
 
 std::string cards_table(const std::vector<GpuModel>& models) {
@@ -353,7 +366,9 @@ std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
                    std::to_string(run_ids.size()) + " run(s) on " + std::to_string(models.size()) +
                    " GPU model(s), " + std::to_string(cards) + " card(s). Each case counts with "
                    "each card's latest row, and a model's value is the median over its cards.\n";
-  if (!models.empty()) md += "\n## GPU models\n\n" + models_table(models);
+  if (!models.empty()) {
+    md += "\n## GPU models\n\n" + models_table(models) + unknown_peaks_note(models);
+  }
 
   std::map<std::string, std::vector<ResultRecord>> gpu_families;  // the rows that ran on a GPU
   for (const auto& [family, family_rows] : families) {
