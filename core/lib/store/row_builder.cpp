@@ -97,6 +97,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
     row.set("kernel_sha256", api.kernel->sha256);
     row.set("kernel_compiler", outcome.kernel_compiler);
   }
+  row.set("code", c.code);
   row.set("dtype", dtype_name(c.request.dtype));
   row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
