@@ -75,6 +75,10 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
     }
     model.runs.insert(row.run_id);
     ++model.rows;
+    if (!row.code.empty() &&
+        std::find(model.codes.begin(), model.codes.end(), row.code) == model.codes.end()) {
+      model.codes.push_back(row.code);
+    }
     auto& held = latest_of_card[labels[i]];
     const auto found = held.find(row.gpu_uuid);
     if (found == held.end() || is_later(rows, i, found->second)) held[row.gpu_uuid] = i;

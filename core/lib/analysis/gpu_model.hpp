@@ -41,6 +41,7 @@ struct GpuModel {
   std::optional<double> clock_mhz;
   bool nominal_clock = false;
   std::vector<GpuCard> cards;  // by UUID
+  std::vector<std::string> codes;  // the code its rows ran (the `code` column), each once
   std::set<std::string> runs;
   std::size_t rows = 0;
 
