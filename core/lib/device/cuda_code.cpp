@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 
 namespace kb {
 namespace {
@@ -101,7 +102,11 @@ std::vector<CodeImage> parse_arch_list(const std::string& cuda_archs) {
   return images;
 }
 
-std::string arch_list_text(const std::vector<CodeImage>& images) {
+std::string arch_list_text(std::vector<CodeImage> images) {
+  std::stable_sort(images.begin(), images.end(), [](const CodeImage& a, const CodeImage& b) {
+    return std::make_tuple(a.kind != CodeImage::Kind::machine, a.arch, specificity(a.variant)) <
+           std::make_tuple(b.kind != CodeImage::Kind::machine, b.arch, specificity(b.variant));
+  });
   std::vector<std::string> names;
   for (const auto& image : images) {
     const std::string name = arch_name(image);

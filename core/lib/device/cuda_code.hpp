@@ -40,8 +40,8 @@ std::string arch_name(const CodeImage& image);
 // declares it was built for. Anything else in the list is skipped.
 std::vector<CodeImage> parse_arch_list(const std::string& cuda_archs);
 
-// "sm_90, compute_90": each architecture once, in order.
-std::string arch_list_text(const std::vector<CodeImage>& images);
+// "sm_90, sm_90a, compute_90": each architecture once, machine code before PTX, each ascending.
+std::string arch_list_text(std::vector<CodeImage> images);
 
 // What the driver is told by the environment the workers inherit: CUDA_FORCE_PTX_JIT=1 makes it
 // compile PTX even where machine code would run; CUDA_DISABLE_PTX_JIT=1 forbids compiling PTX.
