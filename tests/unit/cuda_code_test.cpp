@@ -117,6 +117,12 @@ TEST(CodeImages, ReadFromTheLibrariesTheBuildMade) {
             "[compute_80]");
   EXPECT_EQ(all_images(read_code_units_of_file(plugin_file("device_code", "kbt_code_sm90a"))),
             "[sm_90a]");
+  // transpose/copy calls cudaMemcpy alone: its translation unit defines no kernel, and no code of
+  // it decides where it runs.
+  const std::string in_tree = std::string(KBENCH_EXE).substr(0, std::string(KBENCH_EXE).rfind('/')) +
+                              "/../lib/kbench/plugins/";
+  EXPECT_TRUE(read_code_units_of_file(in_tree + "transpose_copy.so").empty());
+  EXPECT_EQ(read_code_units_of_file(in_tree + "transpose_fast.so").size(), 1u);
   // A host plugin, a file that is no library, one that is not there: no code.
   EXPECT_TRUE(read_code_units_of_file(plugin_file("loader", "kbt_good")).empty());
   EXPECT_TRUE(read_code_units_of_file(plugin_file("loader", "not_a_library")).empty());

@@ -47,8 +47,10 @@ std::string toolkit_release(const std::string& cubin) {
   return end > start ? "cuda " + cubin.substr(start, end - start) : "";
 }
 
-// A cubin's section names hold ".text.<kernel>" for each kernel it defines.
-bool defines_kernels(const std::string& cubin) { return cubin.find(".text.") != std::string::npos; }
+// A cubin's section names hold ".text.<kernel>" for each kernel it defines; PTX text an ".entry".
+bool defines_kernels(const std::string& code, CodeImage::Kind kind) {
+  return code.find(kind == CodeImage::Kind::machine ? ".text." : ".entry") != std::string::npos;
+}
 
 struct ElfSection {
   std::uint64_t offset = 0, size = 0;
@@ -86,7 +88,7 @@ std::optional<ElfSection> elf_section(const std::string& header, const ReadRange
 // The images of one fat binary's entries, from `at` to `end`.
 CodeUnit fatbin_unit(const std::string& bytes, std::size_t at, std::size_t end) {
   CodeUnit unit;
-  bool kernels = true;
+  bool kernels = true;  // until an image that can be read shows none
   while (at + kEntryHeaderBytes <= end) {
     const auto kind = little_endian<std::uint16_t>(bytes, at);
     const auto header_bytes = little_endian<std::uint32_t>(bytes, at + 4);
@@ -108,17 +110,14 @@ CodeUnit fatbin_unit(const std::string& bytes, std::size_t at, std::size_t end) 
       image.made_by = "ptx " + std::to_string(major) + "." + std::to_string(minor);
     } else if (kind == kEntryCubin && !(flags & kFlagCompressed)) {
       image.made_by = toolkit_release(payload);
-      kernels = kernels && defines_kernels(payload);
     }
+    if (!(flags & kFlagCompressed)) kernels = kernels && defines_kernels(payload, image.kind);
     if ((kind == kEntryPtx || kind == kEntryCubin) && image.arch > 0 && image.arch < 10000) {
       unit.push_back(image);
     }
     at += header_bytes + payload_bytes;
   }
-  const bool has_ptx = std::any_of(unit.begin(), unit.end(), [](const CodeImage& image) {
-    return image.kind == CodeImage::Kind::ptx;
-  });
-  if (!kernels && !has_ptx) unit.clear();
+  if (!kernels) unit.clear();
   return unit;
 }
 

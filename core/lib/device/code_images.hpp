@@ -20,8 +20,8 @@ using CodeUnit = std::vector<CodeImage>;
 std::vector<CodeUnit> read_code_units(const std::string& bytes);
 
 // The units a shared library embeds, reading only its ELF headers and the section; none when it
-// cannot be read or is no host ELF library. A unit without kernels (what a device-link step embeds
-// for each real architecture) is left out: no launch needs it.
+// cannot be read or is no host ELF library. A unit without kernels (a translation unit of host
+// code calling a library, what a device-link step embeds) is left out: no launch needs it.
 std::vector<CodeUnit> read_code_units_of_file(const std::string& path);
 
 // The fat binaries a shared library embeds, each whole, as the driver would be handed them (the
