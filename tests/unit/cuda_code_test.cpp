@@ -14,7 +14,8 @@ namespace {
 constexpr ComputeCapability kA100{8, 0}, kA10{8, 6}, kL40S{8, 9}, kH100{9, 0}, kB200{10, 0},
     kB300{10, 3}, kRtx50{12, 0}, kThor{11, 0};
 
-std::string chosen(const std::vector<CodeImage>& unit, ComputeCapability device, JitPolicy jit = {}) {
+std::string chosen(const std::vector<CodeImage>& unit, ComputeCapability device,
+                   JitPolicy jit = {}) {
   const auto image = choose_image(unit, device, jit);
   return image ? code_text(*image) : "none";
 }
@@ -119,8 +120,8 @@ TEST(CodeImages, ReadFromTheLibrariesTheBuildMade) {
             "[sm_90a]");
   // transpose/copy calls cudaMemcpy alone: its translation unit defines no kernel, and no code of
   // it decides where it runs.
-  const std::string in_tree = std::string(KBENCH_EXE).substr(0, std::string(KBENCH_EXE).rfind('/')) +
-                              "/../lib/kbench/plugins/";
+  const std::string exe = KBENCH_EXE;
+  const std::string in_tree = exe.substr(0, exe.rfind('/')) + "/../lib/kbench/plugins/";
   EXPECT_TRUE(read_code_units_of_file(in_tree + "transpose_copy.so").empty());
   EXPECT_EQ(read_code_units_of_file(in_tree + "transpose_fast.so").size(), 1u);
   // A host plugin, a file that is no library, one that is not there: no code.

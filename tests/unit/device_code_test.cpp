@@ -17,7 +17,8 @@ std::vector<std::shared_ptr<const PluginInfo>> code_plugins() {
   auto plugins = kbtest::test_plugins("faulty_cuda");
   const auto more = kbtest::test_plugins("device_code");
   plugins.insert(plugins.end(), more.begin(), more.end());
-  return select_plugins(plugins, {}, {"gpu_testing/none", "gpu_testing/wrong_arch", "code_testing/*"});
+  return select_plugins(plugins, {},
+                        {"gpu_testing/none", "gpu_testing/wrong_arch", "code_testing/*"});
 }
 
 // plugin -> "code" of a planned case, or "unsupported: message"
@@ -44,7 +45,8 @@ TEST(PlanDeviceCode, EachCaseSaysWhichCodeRunsOnAnH100) {
   EXPECT_EQ(without_maker(on.at("code_testing/ptx80")), "ptx-jit compute_80");
   EXPECT_EQ(without_maker(on.at("code_testing/sm90a")), "sm_90a");
   EXPECT_EQ(on.at("gpu_testing/wrong_arch"),
-            "unsupported: no code for this device (compute capability 9.0, sm_90): built for sm_80");
+            "unsupported: no code for this device (compute capability 9.0, sm_90): built for "
+            "sm_80");
 }
 
 TEST(PlanDeviceCode, AStrategyWithoutCodeForTheDeviceIsUnsupportedNamingBoth) {
@@ -92,7 +94,8 @@ TEST(DeviceCode, KernelFilesRunWhatTheyAreOrWhatNvrtcMakesForTheDevice) {
   EXPECT_EQ(code.of(kernel_file(KernelFormat::source, ""), 1).code, "sm_100");
   EXPECT_EQ(code.of(kernel_file(KernelFormat::source, "", {"-arch=compute_80"}), 0).code,
             "ptx-jit compute_80");
-  EXPECT_EQ(code.of(kernel_file(KernelFormat::source, "", {"--gpu-architecture=sm_90a"}), 1).refusal,
+  const PluginInfo for_sm90a = kernel_file(KernelFormat::source, "", {"--gpu-architecture=sm_90a"});
+  EXPECT_EQ(code.of(for_sm90a, 1).refusal,
             "no code for this device (compute capability 10.0, sm_100): built for sm_90a");
   const PluginInfo ptx = kernel_file(KernelFormat::ptx, ".version 8.7\n.target sm_80\n");
   EXPECT_EQ(code.of(ptx, 0).code, "ptx-jit compute_80 (ptx 8.7)");

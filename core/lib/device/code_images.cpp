@@ -12,7 +12,8 @@ namespace kb {
 namespace {
 
 // Bytes [offset, offset + size) of the file, or nothing where they lie outside it.
-using ReadRange = std::function<std::optional<std::string>(std::uint64_t offset, std::uint64_t size)>;
+using ReadRange =
+    std::function<std::optional<std::string>(std::uint64_t offset, std::uint64_t size)>;
 
 template <typename T>
 T little_endian(const std::string& bytes, std::size_t at) {
@@ -70,7 +71,8 @@ std::optional<ElfSection> elf_section(const std::string& header, const ReadRange
     const std::size_t at = i * entry_size;
     return std::pair<std::uint32_t, ElfSection>{
         little_endian<std::uint32_t>(*table, at),
-        {little_endian<std::uint64_t>(*table, at + 24), little_endian<std::uint64_t>(*table, at + 32)}};
+        {little_endian<std::uint64_t>(*table, at + 24),
+         little_endian<std::uint64_t>(*table, at + 32)}};
   };
   const ElfSection names_at = section(names_index).second;
   const auto names = read(names_at.offset, names_at.size);
@@ -158,7 +160,8 @@ CodeUnit cubin_unit(const std::string& bytes) {
   const int abi_version = static_cast<unsigned char>(bytes[8]);
   image.arch = static_cast<int>(abi_version >= 8 ? (flags >> 8) & 0xff : flags & 0xff);
   const std::string option = "-arch sm_" + std::to_string(image.arch);
-  if (const auto at = bytes.find(option); at != std::string::npos && at + option.size() < bytes.size()) {
+  const auto at = bytes.find(option);
+  if (at != std::string::npos && at + option.size() < bytes.size()) {
     const char suffix = bytes[at + option.size()];
     if (suffix == 'a' || suffix == 'f') image.variant = suffix;
   }
@@ -180,7 +183,8 @@ CodeUnit ptx_unit(const std::string& text) {
   if (images.empty()) return {};
   if (const auto version = text.find(".version"); version != std::string::npos) {
     const auto start = text.find_first_not_of(" \t", version + 8);
-    const auto end = start == std::string::npos ? start : text.find_first_not_of("0123456789.", start);
+    const auto end =
+        start == std::string::npos ? start : text.find_first_not_of("0123456789.", start);
     if (start != std::string::npos && end != start) {
       images.front().made_by = "ptx " + text.substr(start, end - start);
     }
@@ -209,7 +213,8 @@ std::optional<std::string> fatbin_section_of_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return std::nullopt;
   const auto file_size = static_cast<std::uint64_t>(in.tellg());
-  const ReadRange read = [&](std::uint64_t offset, std::uint64_t size) -> std::optional<std::string> {
+  const ReadRange read = [&](std::uint64_t offset,
+                             std::uint64_t size) -> std::optional<std::string> {
     if (offset > file_size || size > file_size - offset) return std::nullopt;
     std::string bytes(size, '\0');
     in.seekg(static_cast<std::streamoff>(offset));

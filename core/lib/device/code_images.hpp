@@ -1,6 +1,6 @@
 // The CUDA code a file holds, as the driver finds it there: a host library's embedded fat binaries
-// (ELF section .nv_fatbin, one per translation unit, each a list of cubins and PTX), a fat binary, a
-// cubin, or PTX text. Read by the parent from a plugin it never loads: the bytes are untrusted, so
+// (ELF section .nv_fatbin, one per translation unit, each a list of cubins and PTX), a fat binary,
+// a cubin, or PTX text. Read by the parent from a plugin it never loads: the bytes are untrusted, so
 // every offset is checked, and nothing is run or decompressed (a compressed image's architecture is
 // in its entry's header; only who made it is then unknown).
 #pragma once

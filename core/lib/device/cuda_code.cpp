@@ -87,7 +87,8 @@ std::vector<CodeImage> parse_arch_list(const std::string& cuda_archs) {
       continue;
     }
     std::size_t end_of_number = digits;
-    while (end_of_number < item.size() && std::isdigit(static_cast<unsigned char>(item[end_of_number]))) {
+    while (end_of_number < item.size() &&
+           std::isdigit(static_cast<unsigned char>(item[end_of_number]))) {
       ++end_of_number;
     }
     const std::string suffix = item.substr(end_of_number);

@@ -1,8 +1,8 @@
 // Which of a library's CUDA code a device runs, chosen as the driver chooses it, and how a results
-// row names it. A library holds, per translation unit, machine code for real architectures (a cubin
-// per "sm_XX") and PTX for virtual ones ("compute_XX"), which the driver compiles at load (JIT). The
-// choice is a pure function of the code and the device's compute capability, so it is known before
-// anything loads and is tested without a GPU; tests/gpu holds it to the driver's own choice.
+// row names it. A library holds, per translation unit, machine code for real architectures (a
+// cubin per "sm_XX") and PTX for virtual ones ("compute_XX"), which the driver compiles at load
+// (JIT). The choice is a pure function of the code and the device's compute capability, so it is
+// known before anything loads and is tested without a GPU; tests/gpu holds it to the driver's.
 #pragma once
 
 #include <optional>

@@ -46,9 +46,9 @@ constexpr Architecture kArchitectures[] = {
     // B300 (HGX B300, Blackwell Ultra), 148 SMs: as the B200 but 1.25 FP64 and FP64 tensor (NVIDIA
     // HGX B300 datasheet; Blackwell Ultra technical brief). Its clock as the B200's.
     {10, 3, {256, 4, 4, 4096, 8192, 8192, 16384}, 1980},
-    // RTX PRO 6000 Blackwell Server Edition, 188 SMs: 125 FP32, 250 TF32, 500 BF16 and FP16, 1 P FP8;
-    // FP64 at 1/64 of FP32 (NVIDIA RTX PRO 6000 Blackwell datasheet; NVIDIA RTX Blackwell GPU
-    // Architecture white paper). Its clock: 125 TFLOP/s FP32 over 188 SMs x 256. The GeForce RTX 50
+    // RTX PRO 6000 Blackwell Server Edition, 188 SMs: 125 FP32, 250 TF32, 500 BF16 and FP16,
+    // 1 P FP8; FP64 at 1/64 of FP32 (NVIDIA RTX PRO 6000 Blackwell datasheet; NVIDIA RTX Blackwell
+    // GPU Architecture white paper). Its clock: 125 TFLOP/s FP32 over 188 SMs x 256. The GeForce RTX 50
     // series is the same architecture.
     {12, 0, {256, 4, 0, 512, 1024, 1024, 2048}, 2597},
 };
