@@ -39,8 +39,9 @@ struct PlannedCase {
   std::shared_ptr<const PluginInfo> plugin;
   CaseRequest request;
   // Set: the case is not run but recorded with this outcome (a status and its message):
-  // `unsupported` (a data type the plugin lacks, a shape for which it accepted none of the
-  // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
+  // `unsupported` (a data type the plugin lacks, no code for the device, a shape for which it
+  // accepted none of the blocks), or the crash or hang of the plugin's accepts() (`crashed`,
+  // `timeout`).
   std::optional<CaseOutcome> outcome;
   std::string code;    // which of the plugin's code runs on the device (plan/device_code.hpp)
   int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
