@@ -3,7 +3,10 @@
 #include "device/device_info.hpp"
 #include "interruption.hpp"
 #include "plugin/kernel_manifest.hpp"
+#include "measure/worker_settings.hpp"
+#include "referee/apply_verdict.hpp"
 #include "plugin/loader.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <signal.h>
 
@@ -11,6 +14,8 @@
 #include <cstdlib>
 
 namespace kb {
+
+using Received = WorkerProcess::Received;
 
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
@@ -64,50 +69,72 @@ const DeviceInfo* CaseExecutor::device_info(int index) {
   return &it->second;
 }
 
+RefereeHandle* CaseExecutor::referee_for(int device, std::string& error) {
+  std::unique_ptr<RefereeHandle>& referee = referees_[device];
+  if (referee && !referee->alive()) referee.reset();
+  if (!referee) {
+    try {
+      referee = std::make_unique<RefereeHandle>(device);
+    } catch (const ShortOfResources&) {
+      throw;
+    } catch (const std::exception& e) {
+      error = e.what();
+      return nullptr;
+    }
+    if (device >= 0) bandwidth_[device] = referee->bandwidth();
+  }
+  return referee.get();
+}
+
 bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
-  const auto& rule = options_.timing.rule;
+  const auto start = std::chrono::steady_clock::now();
+  WorkerSettings settings;
   // A kernel file runs in kbench's own strategy; the worker reads it again and refuses it if it
   // changed since the run planned it.
-  const bool kernel = c.plugin->kind == PartKind::kernel;
-  std::vector<std::string> args = {
-      executable_path(), "worker", kernel ? "--kernel-file" : "--plugin-file", c.plugin->file,
-      "--device", std::to_string(c.request.device),
-      "--copy-gbps", option_number(bandwidth_[c.request.device].copy_gbps),
-      "--read-gbps", option_number(bandwidth_[c.request.device].read_gbps),
-      "--l2-gbps", option_number(bandwidth_[c.request.device].l2_gbps),
-      "--min-samples", std::to_string(rule.min_samples), "--min-time",
-      option_number(rule.min_seconds), "--max-time", option_number(rule.max_seconds),
-      "--max-noise", option_number(rule.max_noise),
-      "--energy-window", option_number(options_.timing.energy_window_seconds)};
-  if (kernel && c.plugin->kernel) {
-    args.push_back("--kernel-sha256");
-    args.push_back(c.plugin->kernel->sha256);
+  if (c.plugin->kind == PartKind::kernel) {
+    settings.kernel_file = c.plugin->file;
+    if (c.plugin->kernel) settings.kernel_sha256 = c.plugin->kernel->sha256;
   } else {
-    args.push_back("--planned-as");
-    args.push_back(planned_identity(*c.plugin));
+    settings.plugin_file = c.plugin->file;
+    settings.planned_as = planned_identity(*c.plugin);
   }
   if (c.plugin->referee) {
-    args.push_back("--family-file");
-    args.push_back(c.plugin->referee->file);
+    settings.family = *c.plugin->referee;
+    if (!c.plugin->refereed_by_family()) settings.family_file = c.plugin->referee->file;
   }
-  if (!options_.timing.hide_launch_latency) args.push_back("--no-latency-hiding");
-  if (options_.timing.cold) args.push_back("--cold");
-  if (options_.timing.profile) args.push_back("--profile");
-  if (options_.timing.keep_samples) args.push_back("--keep-samples");
-  if (!options_.timing.cupti_clock) args.push_back("--no-cupti");
-  if (!options_.timing.metrics.empty()) {
-    args.push_back("--metrics");
-    args.push_back(options_.timing.metrics);
+  settings.device = c.request.device;
+  settings.timing = options_.timing;
+  settings.refereed = c.plugin->refereed_by_family();
+  // The device's referee: it judges the worker's cases and measured the device's roofs first.
+  RefereeHandle* referee = nullptr;
+  PacketChannel worker_end;
+  if (settings.refereed || c.request.device >= 0) {
+    referee = referee_for(c.request.device, error);
+    if (referee == nullptr) return false;
   }
-  const auto start = std::chrono::steady_clock::now();
+  if (settings.refereed) {
+    const std::optional<int> connection = referee->connect(worker_end);
+    if (!connection) {
+      error = "the referee stopped answering";
+      return false;
+    }
+    connection_ = std::make_pair(c.request.device, *connection);
+    settings.referee_pid = referee->pid();
+  }
   // A worker kbench cannot start (no descriptors or processes left to it) is kbench's trouble,
   // not the plugin's: it ends the run (the case keeps no row) instead of becoming its row.
-  worker_ = std::make_unique<WorkerProcess>(args);
+  std::vector<int> inherited;
+  if (settings.refereed) inherited.push_back(worker_end.fd());
+  worker_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_path(), "worker"},
+                                            inherited);
+  worker_end = PacketChannel();
   set_lane_worker(lane_, worker_->pid());
   std::string kind;
   Record hello;
-  const auto status = worker_->receive(kind, hello, 120'000);
-  using Received = WorkerProcess::Received;
+  Received status = Received::ended;
+  if (worker_->send("settings", encode_worker_settings(settings))) {
+    status = worker_->receive(kind, hello, 120'000);
+  }
   if (status == Received::record && kind == "hello" && hello.count("short")) {
     stop_worker();
     throw std::runtime_error(hello["short"]);
@@ -121,12 +148,6 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
     stop_worker();
     return false;
   }
-  if (c.request.device >= 0 && bandwidth_[c.request.device].copy_gbps <= 0) {
-    MeasuredBandwidth& measured = bandwidth_[c.request.device];
-    measured.copy_gbps = std::strtod(hello["copy_gbps"].c_str(), nullptr);
-    measured.read_gbps = std::strtod(hello["read_gbps"].c_str(), nullptr);
-    measured.l2_gbps = std::strtod(hello["l2_gbps"].c_str(), nullptr);
-  }
   current_ = group_of(c);
   run_.progress.worker_started(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -136,6 +157,11 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
 void CaseExecutor::stop_worker() {
   if (worker_) worker_->kill();
   worker_.reset();
+  if (connection_) {
+    const auto& referee = referees_[connection_->first];
+    if (referee && referee->alive()) referee->disconnect(connection_->second);
+    connection_.reset();
+  }
   set_lane_worker(lane_, 0);
   current_ = {};
 }
@@ -156,6 +182,15 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
     if (!start_worker(c, error)) {
       if (abandoned()) return std::nullopt;
       return CaseOutcome::without_run(CaseStatus::error, "worker failed to start: " + error);
+    }
+  }
+  if (connection_) {
+    RefereeCaseSpec spec{c.request, c.plugin->device, c.plugin->flags, c.plugin->name,
+                         c.plugin->referee ? c.plugin->referee->file : ""};
+    if (!referees_[connection_->first]->announce(connection_->second, spec)) {
+      stop_worker();
+      return CaseOutcome::without_run(CaseStatus::error,
+                                      "the referee stopped answering before the case started");
     }
   }
   if (!worker_->send("case", encode_case(c.request))) {
@@ -184,6 +219,7 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
         return CaseOutcome::without_run(CaseStatus::error,
                                         std::string("worker protocol error: ") + e.what());
       }
+      judge(outcome);
       if (outcome.context_lost) {
         outcome.status = CaseStatus::crashed;
         outcome.message = "CUDA context lost, worker replaced: " + outcome.message;
@@ -218,6 +254,19 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
   if (abandoned()) return std::nullopt;
   return CaseOutcome::without_run(CaseStatus::crashed,
                                   "worker " + how + " while running this case");
+}
+
+void CaseExecutor::judge(CaseOutcome& outcome) {
+  if (!connection_) return;
+  const std::optional<RefereeVerdict> verdict =
+      referees_[connection_->first]->verdict(connection_->second);
+  if (!verdict) {
+    stop_worker();
+    outcome = CaseOutcome::without_run(CaseStatus::error,
+                                       "the referee stopped answering: the case has no verdict");
+    return;
+  }
+  apply_verdict(*verdict, !options_.timing.profile, outcome);
 }
 
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run

@@ -11,6 +11,7 @@
 #include "plan/plan.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/worker_process.hpp"
+#include "referee_handle.hpp"
 #include "run_progress.hpp"
 #include "store/case_key.hpp"
 #include "store/results_store.hpp"
@@ -80,6 +81,11 @@ class CaseExecutor {
   std::optional<ResultRow> record(const PlannedCase& c, const CaseOutcome& outcome);
   bool start_worker(const PlannedCase& c, std::string& error);
   void stop_worker();
+  // The referee of the device's cases, started on first need and again after it died. Nothing
+  // when it cannot start (`error` says why).
+  RefereeHandle* referee_for(int device, std::string& error);
+  // The worker's answer held against what its referee saw: the referee's verdict is the row's.
+  void judge(CaseOutcome& outcome);
   // After the worker ended on its own: was it stopped by the run's interruption, or from outside?
   bool abandoned() const;
   const DeviceInfo* device_info(int index);
@@ -94,7 +100,11 @@ class CaseExecutor {
   int worker_signal_ = 0;
   Group current_;
   std::map<int, DeviceInfo> devices_;
-  std::map<int, MeasuredBandwidth> bandwidth_;  // per device, measured by its first worker
+  // Per device (-1: the host cases), each measuring its device's roofs as it starts.
+  std::map<int, std::unique_ptr<RefereeHandle>> referees_;
+  // The worker's channel to its referee (the device, the connection), if it is refereed.
+  std::optional<std::pair<int, int>> connection_;
+  std::map<int, MeasuredBandwidth> bandwidth_;  // per device, measured by its referee
 };
 
 }  // namespace kb

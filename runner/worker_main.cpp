@@ -1,116 +1,156 @@
-// `kbench worker`: the child side. Loads one plugin, runs the cases the parent sends one at a time
-// and answers each with a result record. Anything that kills this process costs only the case in
-// flight: the parent records it and starts a fresh worker.
+// `kbench worker`: the child side that times one strategy. Reads its settings, loads the plugin,
+// runs the cases the parent sends one at a time and answers each with a result record. A version 3
+// strategy's family is not here: it runs in the referee process, reached on descriptor 4, which
+// draws, poisons and checks on request and tells the parent its verdict itself. Anything that
+// kills this process costs only the case in flight: the parent records it and starts a fresh
+// worker.
 #include "commands.hpp"
-#include "device/bandwidth.hpp"
+#include "device/cupti_library.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "measure/case_runner.hpp"
-#include "options.hpp"
+#include "measure/worker_settings.hpp"
 #include "plugin/loader.hpp"
+#include "protocol/code_seal.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/packet_channel.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
-#include "util/number_text.hpp"
 #include "util/short_of_resources.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
+#include <optional>
 
 namespace kb {
 namespace {
 
 constexpr int kResultsFd = 3;
+constexpr int kRefereeFd = 4;
 
-// `sequence`: the number of the case answered (sequence.hpp); 0 for the hello.
+// `sequence`: the number of the request answered (sequence.hpp).
 void send(const std::string& kind, Record record, std::uint64_t sequence) {
   set_sequence(record, sequence);
   if (!write_text(kResultsFd, encode_record(kind, record))) _exit(0);  // the parent is gone
 }
 
+// Standard output becomes a file in memory, appended to: a plugin's printing (hello, debugging)
+// must not reach the parent's terminal uninvited, and what a launch prints is what the referee's
+// family may read (hello's transcript), from the same file.
+// What the CUDA driver and CUPTI open by name only when they first need it: the PTX JIT compiler
+// (a kernel built as PTX only), the profiler's libraries (--metrics). Loaded before the seal, since
+// nothing can be mapped as code after it.
+void load_before_the_seal(const TimingOptions& timing) {
+  ::dlopen("libnvidia-ptxjitcompiler.so.1", RTLD_NOW | RTLD_GLOBAL);
+  if (!timing.counters.empty()) {
+    for (const char* file : {"libnvperf_host.so", "libnvperf_target.so"}) {
+      CuptiLibrary::get().load_beside(file);
+    }
+  }
+}
+
+int output_into_memory() {
+  const int file = ::memfd_create("kbench-worker-stdout", MFD_CLOEXEC);
+  if (file < 0) {
+    throw ShortOfResources("capture the worker's standard output",
+                           std::string("memfd_create: ") + std::strerror(errno));
+  }
+  ::fcntl(file, F_SETFL, O_APPEND);
+  ::dup2(file, STDOUT_FILENO);
+  return file;
+}
+
 }  // namespace
 
-int worker_command(const std::vector<std::string>& args) {
+int worker_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // Ctrl-C reaches the whole process group: the parent decides whether the case in flight ends.
   signal(SIGINT, SIG_IGN);
-  // Results travel on descriptor 3; a plugin's printing (hello, debugging) must not reach the
-  // parent's terminal uninvited, so standard output goes nowhere.
-  if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
 
-  std::string file, family_file, kernel_file, kernel_sha256, planned_as;
-  int device = -1;
-  MeasuredBandwidth bandwidth;
-  TimingOptions timing;
-  bool latency_off = false;
-  po::options_description description;
-  description.add_options()("plugin-file", po::value(&file), "")(
-      "family-file", po::value(&family_file), "")("kernel-file", po::value(&kernel_file), "")(
-      "kernel-sha256", po::value(&kernel_sha256), "")("planned-as", po::value(&planned_as), "")(
-      "device", po::value(&device), "")("copy-gbps", po::value(&bandwidth.copy_gbps), "")(
-      "read-gbps", po::value(&bandwidth.read_gbps), "")("l2-gbps", po::value(&bandwidth.l2_gbps),
-                                                         "");
-  description.add_options()("keep-samples", po::bool_switch(&timing.keep_samples), "");
-  description.add(timing_options(timing, latency_off));
-  po::variables_map vm;
-  po::store(parse_command_line(args, description), vm);
-  po::notify(vm);
-  timing.hide_launch_latency = !latency_off;
-
+  LineReader input(0);
+  std::string line, kind;
+  Record fields;
+  if (input.read_line(line, -1) != LineReader::Status::line || !decode_record(line, kind, fields) ||
+      kind != "settings") {
+    return 1;
+  }
+  const std::uint64_t settings_sequence = take_sequence(fields).value_or(0);
   Record hello;
   try {
-    // Before any of the plugin's code runs, its static constructors included; a kernel file's
-    // variant the probe did not build is compiled here and kept in the cache folder.
-    enter_sandbox({kernel_cache_dir()});
-    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks build,
-    // load and launch the file's kernel as its manifest says).
+    const WorkerSettings settings = decode_worker_settings(fields);
+    const int output = output_into_memory();
+    // Before any of the plugin's code runs, its static constructors included.
+    std::vector<pid_t> protected_pids;
+    if (settings.referee_pid > 0) protected_pids.push_back(settings.referee_pid);
+    enter_sandbox({kernel_cache_dir()}, protected_pids);
+    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks load and
+    // launch the file's compiled kernel as its manifest says).
     std::shared_ptr<const LoadedPlugin> plugin;
     std::unique_ptr<KernelFileStrategy> kernel;
-    // The referee: the family's own library, loaded beside the strategy it judges.
+    // A version 1 or 2 plugin's family counts its work; nothing of a version 3 family is here.
     std::shared_ptr<const LoadedPlugin> family;
-    if (!family_file.empty()) family = load_plugin(family_file);
-    if (family && family->family == nullptr) throw LoadError(family_file + " is not a family");
-    if (!kernel_file.empty()) {
-      auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(kernel_file));
-      if (manifest->sha256 != kernel_sha256) {
-        throw LoadError(kernel_file + " changed since the run planned it (sha256 " +
-                        manifest->sha256 + ", was " + kernel_sha256 + ")");
-      }
-      if (!family) throw LoadError(manifest->name + ": a kernel file needs its family's library");
-      bind_to_family(*manifest, family->info);
-      kernel = std::make_unique<KernelFileStrategy>(manifest, device, CodeCache(kernel_cache_dir()));
-    } else {
-      plugin = load_plugin(file);
+    if (!settings.family_file.empty()) family = load_plugin(settings.family_file);
+    if (family && family->family == nullptr) {
+      throw LoadError(settings.family_file + " is not a family");
     }
-    if (!kernel && plugin->api == nullptr) throw LoadError(file + " is not a strategy");
-    if (!kernel && planned_identity(plugin->info) != planned_as) {
-      throw LoadError(file + " describes itself otherwise than when the run planned its cases (" +
-                      planned_identity(plugin->info) + "; planned: " + planned_as + ")");
+    if (!settings.kernel_file.empty()) {
+      auto manifest =
+          std::make_shared<KernelManifest>(read_kernel_manifest(settings.kernel_file));
+      if (manifest->sha256 != settings.kernel_sha256) {
+        throw LoadError(settings.kernel_file + " changed since the run planned it (sha256 " +
+                        manifest->sha256 + ", was " + settings.kernel_sha256 + ")");
+      }
+      if (!settings.family) throw LoadError(manifest->name + ": a kernel file needs its family");
+      bind_to_family(*manifest, *settings.family);
+      kernel = std::make_unique<KernelFileStrategy>(manifest, settings.device,
+                                                    CodeCache(kernel_cache_dir()));
+    } else {
+      plugin = load_plugin(settings.plugin_file);
+    }
+    if (!kernel && plugin->api == nullptr) throw LoadError(settings.plugin_file + " is not a strategy");
+    if (!kernel && planned_identity(plugin->info) != settings.planned_as) {
+      throw LoadError(settings.plugin_file +
+                      " describes itself otherwise than when the run planned its cases (" +
+                      planned_identity(plugin->info) + "; planned: " + settings.planned_as + ")");
     }
     const KernelPlugin& api = kernel ? kernel->plugin() : *plugin->api;
-    if (!kernel && plugin->info.refereed_by_family() && !family) {
-      throw LoadError(plugin->info.name + ": a version 3 strategy needs its family's library");
+    const bool refereed = kernel || plugin->info.refereed_by_family();
+    if (refereed && !settings.refereed) {
+      throw LoadError(std::string(api.name) + ": a version 3 strategy needs its family's referee");
     }
-    if (api.device == KB_DEVICE_CUDA && bandwidth.copy_gbps <= 0) {
-      bandwidth = measure_bandwidth(device);
+    PacketChannel referee(refereed ? kRefereeFd : -1);
+    CaseRunner runner(api, family ? family->family : nullptr, refereed ? &referee : nullptr,
+                      output, settings.device, settings.timing);
+    // Everything the worker will map as code is loaded; from here no code changes, and the clock's
+    // relocation tables stay as they are. (A kernel file's worker still compiles its variants.)
+    std::optional<CodeSeal> seal;
+    if (!kernel) {
+      load_before_the_seal(settings.timing);
+      seal = CodeSeal::apply();
     }
-    hello["copy_gbps"] = exact_text(bandwidth.copy_gbps);
-    hello["read_gbps"] = exact_text(bandwidth.read_gbps);
-    hello["l2_gbps"] = exact_text(bandwidth.l2_gbps);
-    CaseRunner runner(api, family ? family->family : nullptr, device, timing);
-    send("hello", hello, 0);
+    send("hello", hello, settings_sequence);
 
-    LineReader input(0);
-    std::string line, kind;
-    Record fields;
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
       const std::uint64_t sequence = take_sequence(fields).value_or(0);
       const CaseRequest request = decode_case(fields);
       CaseOutcome outcome = runner.run(request);
+      if (const auto tampered = seal ? seal->tampered() : std::nullopt) {
+        // The clock's path was rewritten while the case ran: nothing it measured stands, and the
+        // process is not to be trusted with another case.
+        outcome = CaseOutcome::without_run(
+            CaseStatus::error, "the worker's code was changed during the case (" + *tampered +
+                                   "): its timings are not the device's");
+        send("result", encode_outcome(outcome), sequence);
+        return 0;
+      }
       // A kernel file's row says how its code was made (the parent adds the file and its
       // content hash): a nightly run sees an edited kernel or another compiler.
       if (kernel && !outcome.context_lost) outcome.kernel_compiler = kernel->compiler(request);
@@ -119,11 +159,11 @@ int worker_command(const std::vector<std::string>& args) {
     }
   } catch (const ShortOfResources& e) {
     hello["short"] = e.what();
-    send("hello", hello, 0);
+    send("hello", hello, settings_sequence);
     return 1;
   } catch (const std::exception& e) {
     hello["error"] = e.what();
-    send("hello", hello, 0);
+    send("hello", hello, settings_sequence);
     return 1;
   }
   return 0;

@@ -28,6 +28,8 @@ if grep -q '^KBENCH_CUPTI_INCLUDE_DIR:PATH=.*NOTFOUND' build-device/CMakeCache.t
 fi
 rm -rf .device/build-device
 mkdir -p .device
+# The commit the build came from, for gpu-check.sh's record (the GPU machine has no .git).
+git describe --always --dirty --abbrev=12 >.device/commit
 # CMakeFiles/Export holds the CMake package `cmake --install` copies (the SDK test needs it).
 rsync -a --include 'CMakeFiles/Export/***' --exclude '*.o' --exclude 'CMakeFiles/*/' \
   build-device/ .device/build-device/

@@ -3,6 +3,9 @@
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
 #   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|generations|all] [extra kbench run args...]
+# `tests` ends with one record line (also $OUT/gpu-tests.record): the commit, the GPU, the counts of
+# the `gpu` label's tests and of all of them; quote it in the closing note of any change to the
+# worker, the referee, the sandbox, a family or a strategy.
 # `fair`: the default sweep and how each row was timed, then `lazy`: lazily vs eagerly loaded
 # modules, a plugin from plugin.h alone in two runs (scripts/timing-check.py prints the figures). `energy`: five
 # energy windows of matmul/cublas 4096^3 beside the board's power limit. `abi2`: 16- and 8-bit
@@ -63,9 +66,24 @@ missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" 
 [ -z "$missing" ] || { echo "missing libraries: $missing"; exit 1; }
 
 if [ "$mode" = tests ] || [ "$mode" = all ]; then
-  # -LE slurm: the GPU machine reaches no package registry to install the scheduler from.
-  ctest --test-dir build-device -j4 -LE slurm --output-on-failure --timeout 900 2>&1 | tee "$out/ctest.log" |
-    grep -E "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run|^[0-9]+% " 
+  # Every test there is, the `gpu` label included; -LE slurm: the GPU machine reaches no package
+  # registry to install the scheduler from. Then one line to quote in a closing note: the commit
+  # the build came from (scripts/device-prepare.sh wrote it), the GPU, and the counts.
+  ctest --test-dir build-device -L gpu --output-on-failure --timeout 900 >"$out/ctest-gpu.log" 2>&1
+  ctest --test-dir build-device -j4 -LE 'gpu|slurm' --output-on-failure --timeout 900 \
+    >"$out/ctest-host.log" 2>&1
+  cat "$out/ctest-gpu.log" "$out/ctest-host.log" >"$out/ctest.log"
+  grep -hE "tests passed|tests failed|\*\*\*Failed|Failed  |Timeout|Not Run" "$out/ctest-gpu.log" \
+    "$out/ctest-host.log"
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+  count() { sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1 \2/p' "$1" | tail -1; }
+  read -r gpu_failed gpu_total <<<"$(count "$out/ctest-gpu.log")"
+  read -r host_failed host_total <<<"$(count "$out/ctest-host.log")"
+  printf 'gpu-check tests: commit %s, %s: gpu label %s passed, %s failed (of %s); host %s passed, %s failed (of %s); %s\n' \
+    "$(cat .device/commit 2>/dev/null || echo unknown)" "$gpu" \
+    "$((${gpu_total:-0} - ${gpu_failed:-0}))" "${gpu_failed:-?}" "${gpu_total:-?}" \
+    "$((${host_total:-0} - ${host_failed:-0}))" "${host_failed:-?}" "${host_total:-?}" \
+    "$(date -u +%Y-%m-%dT%H:%MZ)" | tee "$out/gpu-tests.record"
 fi
 
 if [ "$mode" = sweep ] || [ "$mode" = all ]; then

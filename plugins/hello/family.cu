@@ -33,9 +33,9 @@ class Referee {
 
   void poison(cudaStream_t stream) {
     records_.poison(stream);
-    // Synchronising flushes the timed launches' lines to the worker's discarded standard output,
-    // so the capture holds the next launch's lines only.
     synchronize_device();
+    // The worker wrote out the timed launches' lines before it asked for the poison: emptied, the
+    // capture holds the next launch's lines only.
     capture_.begin();
   }
 

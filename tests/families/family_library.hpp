@@ -9,8 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <string>
@@ -71,6 +75,31 @@ inline bool family_accepts(const KernelFamily& family, const kb_case& c, std::st
   if (why != nullptr) *why = message.text;
   return accepted;
 }
+
+// Standard output as the referee process has it while a family judges: a file in memory, appended
+// to, which the strategy's process writes its own standard output into (here, the test itself).
+// The previous descriptor 1 is back when the object goes.
+class OutputFile {
+ public:
+  OutputFile() {
+    std::fflush(stdout);
+    saved_ = ::dup(STDOUT_FILENO);
+    const int file = ::memfd_create("kbtest-stdout", MFD_CLOEXEC);
+    ::fcntl(file, F_SETFL, O_APPEND);
+    ::dup2(file, STDOUT_FILENO);
+    ::close(file);
+  }
+  ~OutputFile() {
+    std::fflush(stdout);
+    ::dup2(saved_, STDOUT_FILENO);
+    ::close(saved_);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+ private:
+  int saved_ = -1;
+};
 
 // One case of a family, created on the host, destroyed with the object. `created` is create's
 // status (the buffers are valid only when it is KB_OK).

@@ -161,38 +161,37 @@ TEST(HelloTranscript, CountsEveryThreadOfALargeLaunch) {
   EXPECT_EQ(t.thread_lines, 65536u);
 }
 
-TEST(HelloStdoutCapture, CapturesDescriptorOneAndRestoresIt) {
-  struct stat before {};
-  ASSERT_EQ(fstat(STDOUT_FILENO, &before), 0);
+TEST(HelloStdoutCapture, HoldsWhatWasWrittenToTheOutputFileSinceItBegan) {
+  kbtest::OutputFile output;
   std::printf("buffered before the capture\n");  // must not leak into it
-  {
-    StdoutCapture capture;
-    capture.begin();
-    EXPECT_TRUE(capture.active());
-    std::printf("through stdio %d\n", 1);
-    std::fflush(stdout);
-    ASSERT_EQ(write(STDOUT_FILENO, "through the descriptor\n", 23), 23);
-    std::printf("buffered, not flushed");
-    EXPECT_EQ(capture.end(), "through stdio 1\nthrough the descriptor\nbuffered, not flushed");
-    EXPECT_FALSE(capture.active());
-  }
-  struct stat after {};
-  ASSERT_EQ(fstat(STDOUT_FILENO, &after), 0);
-  EXPECT_EQ(before.st_dev, after.st_dev);
-  EXPECT_EQ(before.st_ino, after.st_ino);
+  StdoutCapture capture;
+  capture.begin();
+  EXPECT_TRUE(capture.active());
+  std::printf("through stdio %d\n", 1);
+  std::fflush(stdout);
+  ASSERT_EQ(write(STDOUT_FILENO, "through the descriptor\n", 23), 23);
+  std::printf("buffered, not flushed");
+  EXPECT_EQ(capture.end(), "through stdio 1\nthrough the descriptor\nbuffered, not flushed");
+  EXPECT_FALSE(capture.active());
+  // A second capture starts from nothing.
+  capture.begin();
+  std::printf("second\n");
+  EXPECT_EQ(capture.end(), "second\n");
 }
 
-TEST(HelloStdoutCapture, DestructorRestoresAnUnfinishedCapture) {
-  struct stat before {};
-  ASSERT_EQ(fstat(STDOUT_FILENO, &before), 0);
-  {
-    StdoutCapture capture;
-    capture.begin();
-    std::printf("dropped\n");
-  }
-  struct stat after {};
-  ASSERT_EQ(fstat(STDOUT_FILENO, &after), 0);
-  EXPECT_EQ(before.st_ino, after.st_ino);
+// A family reads what the strategy's process printed from the file the referee holds as its
+// standard output; anything else (a pipe, a terminal) holds no launch's lines to read back.
+TEST(HelloStdoutCapture, RefusesAStandardOutputThatIsNoFile) {
+  int ends[2];
+  ASSERT_EQ(pipe(ends), 0);
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+  dup2(ends[1], STDOUT_FILENO);
+  StdoutCapture capture;
+  EXPECT_THROW(capture.begin(), Error);
+  EXPECT_FALSE(capture.active());
+  dup2(saved, STDOUT_FILENO);
+  close(saved), close(ends[0]), close(ends[1]);
 }
 
 TEST(HelloStdoutCapture, EndWithoutBeginIsAnError) {
@@ -421,7 +420,14 @@ void print(const std::string& text) {
   std::fflush(stdout);
 }
 
-TEST(HelloFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
+// The family as the referee runs it: its standard output the file the strategy's process prints
+// into.
+class HelloFamilyLibrary : public ::testing::Test {
+ private:
+  kbtest::OutputFile output_;
+};
+
+TEST_F(HelloFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
   const KernelFamily& family = hello_family();
   EXPECT_EQ(family.abi_version, static_cast<std::uint32_t>(KB_ABI_VERSION));
   EXPECT_EQ(family.struct_size, sizeof(KernelFamily));
@@ -436,7 +442,7 @@ TEST(HelloFamilyLibrary, DescribesItselfAsTheVersionThreeReferee) {
   EXPECT_STRNE(family.version, "");
 }
 
-TEST(HelloFamilyLibrary, AHelloIsItsTimeAlone) {
+TEST_F(HelloFamilyLibrary, AHelloIsItsTimeAlone) {
   for (const kb_case& c : {family_case(5, 2, 2), family_case(1024, 8, 8)}) {
     const kb_work work = kbtest::work_of(hello_family(), c);
     EXPECT_EQ(work.bytes, 0.0);
@@ -449,7 +455,7 @@ TEST(HelloFamilyLibrary, AHelloIsItsTimeAlone) {
   EXPECT_EQ(hello_family().work(&with_data, &work, &message), KB_UNSUPPORTED);
 }
 
-TEST(HelloFamilyLibrary, CreatesOneRecordSlotPerThreadAndNoInput) {
+TEST_F(HelloFamilyLibrary, CreatesOneRecordSlotPerThreadAndNoInput) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   EXPECT_EQ(c.buffers.input_count, 0u);
@@ -465,7 +471,7 @@ TEST(HelloFamilyLibrary, CreatesOneRecordSlotPerThreadAndNoInput) {
   EXPECT_EQ(c.output_bytes(), before);
 }
 
-TEST(HelloFamilyLibrary, PassesCorrectRecords) {
+TEST_F(HelloFamilyLibrary, PassesCorrectRecords) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   const auto records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
@@ -481,7 +487,7 @@ TEST(HelloFamilyLibrary, PassesCorrectRecords) {
                "blocks_in_order=1;block_inversions=0;span_ns=20000");
 }
 
-TEST(HelloFamilyLibrary, FailsPoisonedRecordsWithNothingPrinted) {
+TEST_F(HelloFamilyLibrary, FailsPoisonedRecordsWithNothingPrinted) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   ASSERT_EQ(c.poison(), KB_OK) << c.message.text;
@@ -495,7 +501,7 @@ TEST(HelloFamilyLibrary, FailsPoisonedRecordsWithNothingPrinted) {
                "block 4294967295");
 }
 
-TEST(HelloFamilyLibrary, FailsAMisplacedRecordOrARepeatedTicket) {
+TEST_F(HelloFamilyLibrary, FailsAMisplacedRecordOrARepeatedTicket) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   auto records = records_for(kSeedCase, sm_is_block, all_at_once, kLifeNs);
@@ -520,7 +526,7 @@ TEST(HelloFamilyLibrary, FailsAMisplacedRecordOrARepeatedTicket) {
                "repeated; thread (1, 0) in block 0 holds ticket 0, out of range or repeated");
 }
 
-TEST(HelloFamilyLibrary, PassesACorrectTranscriptPrintedBetweenPoisonAndCheck) {
+TEST_F(HelloFamilyLibrary, PassesACorrectTranscriptPrintedBetweenPoisonAndCheck) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   ASSERT_EQ(c.poison(), KB_OK) << c.message.text;  // starts capturing standard output
@@ -532,7 +538,7 @@ TEST(HelloFamilyLibrary, PassesACorrectTranscriptPrintedBetweenPoisonAndCheck) {
   EXPECT_EQ(v.metrics, metrics_of(read_transcript(full_output(5, 2, 2), kSeedCase)));
 }
 
-TEST(HelloFamilyLibrary, FailsATranscriptMissingALine) {
+TEST_F(HelloFamilyLibrary, FailsATranscriptMissingALine) {
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
   ASSERT_EQ(c.created, KB_OK) << c.message.text;
   std::string text = full_output(5, 2, 2);
@@ -547,7 +553,7 @@ TEST(HelloFamilyLibrary, FailsATranscriptMissingALine) {
                "printed: hello/printf output: 1 threads printed no line (20 lines read)");
 }
 
-TEST(HelloFamilyLibrary, EitherWayOfSayingHelloPasses) {
+TEST_F(HelloFamilyLibrary, EitherWayOfSayingHelloPasses) {
   // Correct records beside stray output (a strategy that records and also prints something):
   // the records pass the launch.
   kbtest::HostCase c(hello_family(), family_case(5, 2, 2));
@@ -564,7 +570,7 @@ TEST(HelloFamilyLibrary, EitherWayOfSayingHelloPasses) {
   EXPECT_FALSE(c.check().passed);
 }
 
-TEST(HelloFamilyLibrary, AcceptsTheSameShapesAsItsStrategies) {
+TEST_F(HelloFamilyLibrary, AcceptsTheSameShapesAsItsStrategies) {
   const KernelFamily& family = hello_family();
   ASSERT_NE(family.accepts, nullptr);
   std::string why;

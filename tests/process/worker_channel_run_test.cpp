@@ -44,9 +44,12 @@ TEST(WorkerChannel, AResultShapedLineFromThePluginIsAnErrorOfItsCaseAndTheRestSt
                               "worker protocol error: a line that answers no case ('result'");
 }
 
-TEST(WorkerChannel, AnOkWithoutSamplesIsNoResult) {
+// A plugin numbering a forged `ok` by its own count of requests: the parent's numbers start where
+// nothing in the worker can guess, so it answers no case. (A forged answer that did carry the
+// number would still need the referee's verdict: referee_verdict_test.cpp.)
+TEST(WorkerChannel, AnOkNumberedByThePluginsOwnCountAnswersNoCase) {
   expect_rows_are_their_cases(kbench(sweep("testing/setup_forges_unsampled_ok", "100,200,300")),
-                              "worker protocol error: an ok result without samples");
+                              "worker protocol error: a line that answers no case ('result'");
 }
 
 // Bytes without a line feed: the parent kept them all and searched them again on every read (a

@@ -33,6 +33,18 @@ const std::vector<Cheat> kCheats = {
     // 15 us; a multiply takes milliseconds.)
     {"memo_matmul_device", "matmul/cheat_memo_device", {"--sizes", "1024", "--dtypes", "float32"},
      {"verify_failed"}, "check 'changed inputs' failed"},
+    // Work in the first launch of a burst only, told by the host time between calls, or by its
+    // own kernel still pending: the samples of several launches beat a launch alone.
+    // (Whichever sees it first: the launch on changed inputs, timed alone, against the samples'
+    // median; or the samples of several launches against those of one.)
+    {"first_of_burst", "transpose/cheat_first_of_burst", {"--sizes", "2048", "--dtypes", "float32"},
+     {"verify_failed", "implausible"}, "did less"},
+    {"pending_skip", "reduce/cheat_pending_skip",
+     {"--sizes", "2^22", "--dtypes", "float32", "--ops", "sum"}, {"verify_failed", "implausible"},
+     "did less"},
+    // The events' clock slot rewritten: refused once the strategy is loaded.
+    {"scaled_events", "transpose/cheat_scaled_events", {"--sizes", "2048", "--dtypes", "float32"},
+     {"verify_failed"}, "check 'timed launch' failed"},
     // Work run ahead of the timer on an unheld private stream, joined back by an event; honest
     // under capture.
     {"private_stream_joined", "transpose/cheat_private_stream_joined",
@@ -58,6 +70,21 @@ TEST_P(RedTeamGpu, CheatIsCaughtByItsCheck) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cheats, RedTeamGpu, testing::ValuesIn(kCheats), gpu_case_name);
+
+// Work on its own stream, waited for on the host inside run while the given stream is held: the
+// case is timed as one that synchronises, at its honest time, and its row says why.
+TEST(RedTeamGpuNeutralised, AHostWaitWhileHeldIsTimedAsASynchronisingLaunch) {
+  KBTEST_REQUIRE_GPU();
+  const kbtest::red_team::Cheat c{"waits_while_held", "transpose/cheat_waits_while_held",
+                                  {"--sizes", "4096", "--dtypes", "float32"},
+                                  {"ok"},
+                                  ""};
+  const kbtest::Run run = kbtest::red_team::run_alone(c);
+  ASSERT_EQ(run.rows.size(), 1u) << run.output << run.csv_error;
+  const kbtest::Row& row = run.rows.front();
+  EXPECT_EQ(row.at("timing"), "plain") << row.at("message");
+  EXPECT_NE(row.at("message").find("waits inside run"), std::string::npos) << row.at("message");
+}
 
 // Its input pinned in persisting L2, so that a --cold sample would read it warm. The runner
 // resets the persisting lines before each cold sample, so the trick buys nothing: the row is `ok`

@@ -58,15 +58,22 @@ const std::vector<Cheat> kCheats = {
     // The strategy writes through what it is handed, const only by type: it is handed copies.
     {"hidden_inputs", "reduce/cheat_hidden_inputs", kReduce, kVerifyFailed,
      "check 'inputs unchanged' failed"},
-    // kbench judges with its own copy of the family's descriptor, taken before any strategy ran.
+    // The family, its state and its code run in the referee process, which loads no strategy.
     {"rewires_referee", "transpose/cheat_rewires_referee", kTranspose, kVerifyFailed, kTimed},
+    {"patches_check", "transpose/cheat_patches_check", kTranspose, kVerifyFailed, kTimed},
+    // The worker's relocation tables stay as they were once its strategy is loaded: neither made
+    // writable nor written through /proc/self/mem (the cheat works only where it rewrote one).
+    {"scaled_clock", "transpose/cheat_scaled_clock", kTranspose, kVerifyFailed, kTimed},
+    // Every operand sits between guard zones the referee reads after each check.
+    {"writes_past_output", "reduce/cheat_writes_past_output", kReduce, kVerifyFailed,
+     "check 'guard bytes' failed: a launch wrote 252 bytes after outputs[0] (offsets +0 to +251)"},
     // The worker compares the descriptor it loaded with the one the run planned from.
     {"renamed_in_worker", "transpose/cheat_renamed_in_worker", kTranspose, {"error"},
      "describes itself otherwise than when the run planned its cases"},
-    {"call_chain", "transpose/cheat_call_chain", kTranspose, kVerifyFailed, kTimed,
-     "the checked launches reach run() from other callers than the timed samples, and the "
-     "strategy reads its return addresses (19 us against the honest 72 us); every launch should "
-     "reach run() from one call site (docs/red-team.md, 'What still escapes')"},
+    // A quarter of the work on the call chain the timed samples come by: the launch on changed
+    // inputs, timed as they are but from another caller, does all of it, far over their median.
+    {"call_chain", "transpose/cheat_call_chain", kTranspose, kVerifyFailed,
+     "check 'changed inputs' failed"},
 };
 
 const std::vector<Cheat> kHonest = {

@@ -136,7 +136,7 @@ TEST(Plausibility, ALaunchThatWorksOnlyOnPoisonedOutputsIsImplausible) {
   t.single_us = 2.5, t.poisoned_us = 7;  // a tiny kernel's start: within the slack
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
   // A launch that synchronises swings: the plain sample's minimum alone would cry wolf.
-  t.median_us = 44.7, t.single_us = 37.9, t.poisoned_us = 65;
+  t.median_us = 44.7, t.single_us = 37.9, t.poisoned_us = 65, t.host_us = 60;
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
 }
 
@@ -187,12 +187,53 @@ TEST(Plausibility, HeldMedianAndBackToBackTimeMustAgreeBeyondLaunchOverhead) {
   EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 16)).notes.empty());
 }
 
-TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNoted) {
+TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNotedAndFarBelowItTheClocksDisagree) {
   auto t = agreeing_timings(1 << 28, 3000);
-  t.host_us = 0.5 * t.median_us;
-  const auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  t.host_us = 0.95 * t.median_us;  // within what a clock falling between the two explains
+  auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  EXPECT_EQ(verdict.implausible, "");
   ASSERT_EQ(verdict.notes.size(), 1u);
   EXPECT_NE(verdict.notes[0].find("less than the GPU median"), std::string::npos);
+  // The host's clock holds the whole launch: an events' median far above it is a clock that lies
+  // (a strategy that scaled the events' time, say).
+  t.host_us = 0.5 * t.median_us;
+  verdict = check_plausibility(t, h100_limits(1 << 28));
+  EXPECT_NE(verdict.implausible.find("clock check: a synchronised launch took"), std::string::npos)
+      << verdict.implausible;
+}
+
+// Samples of several launches against a launch alone: what the device gains back to back is
+// allowed, more is work the launches no check saw did not do.
+TEST(Plausibility, SamplesOfSeveralLaunchesFasterThanALaunchAloneAreImplausible) {
+  auto t = agreeing_timings(1 << 24, 3000);
+  t.sample_launches = 20;
+  t.single_us = t.median_us + 2.0;  // a launch alone pays the GPU's start of it
+  t.launch_gain_us = 1.8;
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 24)).implausible, "");
+  // The work done in the first launch of each sample only: a fifth of a launch alone.
+  t.single_us = 5 * t.median_us;
+  auto verdict = check_plausibility(t, h100_limits(1 << 24));
+  EXPECT_NE(verdict.implausible.find("launch accounting: 20 launches back to back"),
+            std::string::npos)
+      << verdict.implausible;
+  // Samples of one launch, or not held: nothing to account for.
+  t.sample_launches = 1;
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 24)).implausible, "");
+  t.sample_launches = 20;
+  t.held = false;
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 24)).implausible, "");
+}
+
+// CUPTI's kernels on one stream longer than the events by more than the clocks' own disagreement
+// (honest rows reach 1.10): the events' clock is the one that lies.
+TEST(Plausibility, KernelsLongerThanTheEventsByMoreThanTheirNoiseAreImplausible) {
+  auto t = agreeing_timings(1 << 28, 3000);
+  t.cupti_operations = 1, t.cupti_other_operations = 0;
+  t.cupti_us = t.cupti_busiest_us = 1.10 * t.median_us;  // cuBLAS's TF32 GEMM on an H200
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 28)).implausible, "");
+  t.cupti_us = t.cupti_busiest_us = t.median_us / 0.8;  // every sample scaled by 0.8
+  EXPECT_NE(check_plausibility(t, h100_limits(1 << 28)).implausible.find("CUPTI check"),
+            std::string::npos);
 }
 
 // --- The fourth clock: CUPTI's kernels against the events ------------------------------------

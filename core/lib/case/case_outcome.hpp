@@ -93,6 +93,9 @@ struct CaseOutcome {
   // as many plain one-launch samples: a launch that does less when its outputs already hold the
   // answer shows as a gap between the two.
   std::optional<double> poisoned_us, single_us;
+  // What the device itself gains per launch back to back over a launch alone, on kbench's own
+  // kernel of about the case's length: the allowance for samples of several launches.
+  std::optional<double> launch_gain_us;
   std::optional<double> power_w, energy_j;       // --energy-window
   std::optional<CuptiFigures> cupti;             // the fourth clock, where CUPTI traced
   std::string counters;  // --metrics: "label=value;..." (device/counters.hpp), "" when none

@@ -15,6 +15,7 @@
 #include "measure/l2_flush.hpp"
 #include "measure/launch.hpp"
 #include "measure/timing_options.hpp"
+#include "protocol/packet_channel.hpp"
 
 #include <kbench/plugin.h>
 
@@ -30,10 +31,12 @@ namespace kb {
 
 class CaseRunner {
  public:
-  // For CUDA plugins the device is made current and a stream and events are created. `family`:
-  // the library of the plugin's family, when it has one (required for a version 3 strategy).
-  CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, int device,
-             TimingOptions options);
+  // For CUDA plugins the device is made current and a stream and events are created. A version 3
+  // strategy's cases are refereed through `referee` (its family runs in the referee process;
+  // `output_fd`: the worker's standard output, which the referee reads); a version 1 or 2 plugin's
+  // work is counted by `family`, when its family has a library.
+  CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, const PacketChannel* referee,
+             int output_fd, int device, TimingOptions options);
   ~CaseRunner();
   CaseRunner(const CaseRunner&) = delete;
   CaseRunner& operator=(const CaseRunner&) = delete;
@@ -54,9 +57,9 @@ class CaseRunner {
     std::vector<double> poisoned_us, single_us;  // the checked samples and their plain twins
     std::optional<kb_verification> figures;      // of the first checked sample
     const char* failed_stage = "launch";          // the hook whose error ended the sampling
-    // The outputs of the first checked launch: every later launch on the same inputs must leave
-    // the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
-    std::optional<std::uint64_t> first_output;
+    // The referee holds the outputs of the first launch compared: every later launch on the same
+    // inputs must leave the same bits (unless the strategy declares KB_FLAG_NONDETERMINISTIC).
+    bool compared_output = false;
     bool slow = false;  // the warm-up launch took kSlowLaunchUs or more
   };
   // A check that failed: its name and what it found, for the row.
@@ -71,28 +74,33 @@ class CaseRunner {
     return cuda() && options_.hide_launch_latency && !options_.profile &&
            !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   }
-  bool refereed() const { return family_ != nullptr && plugin_.abi_version >= 3; }
+  bool refereed() const { return referee_ != nullptr && plugin_.abi_version >= 3; }
   CaseOutcome run_unguarded(const CaseRequest& request);
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
                    std::uint64_t seed, kb_message& message, Sampling& sampling, Failure& failure);
   // Whether the outputs hold the bits of the first checked launch (noted as a failure if not).
-  bool same_output(const CaseUnderTest& test, Sampling& sampling, Failure& failure);
+  bool same_output(CaseUnderTest& test, Sampling& sampling, Failure& failure);
   // A sample of one launch with its outputs poisoned before and checked after, and a plain one
   // beside it.
   kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                            kb_message& message, Sampling& sampling, Failure& failure);
   // The last word: for a refereed case, inputs left as drawn by the timed launches, then fresh
   // inputs, a checked launch, inputs left as drawn again, and a launch on new inputs over an
-  // unpoisoned output; for a self-refereed one, its own verify. `seed` is the case's secret.
+  // unpoisoned output; for a self-refereed one, its own verify.
   // `held`: the samples were held, and the launch timed against their median is too.
-  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, std::uint64_t seed,
-                    double median_us, bool held, kb_message& message, kb_verification& figures,
-                    Failure& failure);
+  // The launch on changed inputs is held against the samples' median and spread, and `gain_us`,
+  // what the device gains per launch back to back where a sample holds several.
+  kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
+                    const std::vector<double>& samples, double gain_us, bool held,
+                    kb_message& message, kb_verification& figures, Failure& failure);
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).
+  // `host_us`: the host's time per launch of enqueueing them.
   kb_status timed_launches(const LaunchOnce& launch, bool hold, int launches, kb_message& message,
-                           double& microseconds, bool& hold_timed_out);
+                           double& microseconds, bool& hold_timed_out, double* host_us = nullptr);
+  // The least host time of one launch call with the stream free (the launch synchronised after).
+  kb_status unheld_host_time(const LaunchOnce& launch, kb_message& message, double& host_us);
   // The back-to-back, host-clock and energy figures of the row.
   kb_status self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
                         CaseOutcome& result, std::string& note);
@@ -103,7 +111,9 @@ class CaseRunner {
                           CaseOutcome& result);
 
   const KernelPlugin& plugin_;
-  const KernelFamily* family_;
+  const KernelFamily* family_;       // a version 1 or 2 plugin's family, which counts its work
+  const PacketChannel* referee_;     // a version 3 strategy's: the referee process's channel
+  int output_fd_;                    // the worker's standard output, a file the referee reads
   TimingOptions options_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<CudaTimer> timer_;

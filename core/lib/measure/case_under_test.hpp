@@ -1,10 +1,12 @@
 // One case, set up and ready to launch, as the timing loop and the checks drive it — whoever
-// referees it. A version 3 strategy's case is refereed by its family (RefereedCase): the family
-// owns the buffers, draws the inputs and checks the outputs. A version 1 or 2 plugin's case is
-// its own referee (SelfRefereedCase): its setup, poison and verify.
+// referees it. A version 3 strategy's case is refereed by its family in the referee process
+// (RemoteRefereedCase asks it): the family owns the buffers, draws the inputs and checks the
+// outputs. A version 1 or 2 plugin's case is its own referee (SelfRefereedCase): its setup,
+// poison and verify.
 #pragma once
 
 #include "case/case_request.hpp"
+#include "referee/referee_messages.hpp"
 
 #include <kbench/plugin.h>
 
@@ -29,12 +31,20 @@ class CaseUnderTest {
   virtual kb_status launch(cudaStream_t stream, kb_message& message) = 0;
   // The outputs overwritten with values no correct launch produces.
   virtual kb_status poison(cudaStream_t stream, kb_message& message) = 0;
-  // The outputs judged, once the launch before was synchronised.
-  virtual kb_status check(cudaStream_t stream, kb_verification& result, kb_message& message) = 0;
+  // The outputs judged under the check's name (checks:: in referee_messages.hpp), once the launch
+  // before was synchronised: KB_OK, KB_VERIFY_FAILED with the row's words, or the status of a
+  // check that could not run.
+  virtual CheckAnswer check(const char* name, cudaStream_t stream) = 0;
 
-  // The bits of every output, as one digest; none where the runner cannot see the outputs (a
-  // self-refereed plugin keeps them to itself).
-  virtual std::optional<std::uint64_t> output_digest(cudaStream_t) const { return std::nullopt; }
+  // What only a family can do, and a self-refereed plugin keeps to itself: new inputs for a
+  // purpose (KB_DRAW_CHECK, KB_DRAW_NEAR), the inputs held against those drawn (`who` wrote to
+  // them), and the outputs against those of the first launch asked about.
+  virtual bool has_inputs() const { return false; }
+  virtual kb_status draw(std::uint32_t purpose, cudaStream_t stream, kb_message& message);
+  virtual CheckAnswer inputs_unchanged(const char* who, cudaStream_t stream);
+  virtual CheckAnswer same_output(cudaStream_t stream);
+  // Between two samples, outside every timed region and every check.
+  virtual void between_samples() {}
 
   // What the last launch said it enqueued.
   const kb_launch_config& config() const { return config_; }

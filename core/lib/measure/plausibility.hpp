@@ -1,8 +1,10 @@
 // The checks a timed case passes before its row may say `ok`. A figure no device can produce (a
 // bandwidth above the memory's, a FLOP/s above the peak of the plugin's math, a GPU time that
-// explains only a fraction of the host's wall time, a launch that put no work on its stream, or
-// kernels CUPTI saw run longer, or elsewhere, than the events could have timed)
-// makes the row `implausible`; timings of one case that disagree with each other beyond what
+// explains only a fraction of the host's wall time, a launch that put no work on its stream,
+// kernels CUPTI saw run longer, or elsewhere, than the events could have timed), two clocks that
+// disagree beyond their noise (CUPTI's kernels or the host's wall time longer than the events'
+// median), or samples of several launches faster per launch than a launch alone beyond what the
+// device itself gains back to back, makes the row `implausible`; timings of one case that disagree with each other beyond what
 // launch overhead explains give the row a note. Pure functions over numbers, so each rule is
 // tested on synthetic figures.
 #pragma once
@@ -29,6 +31,10 @@ struct CaseTimings {
   double single_us = NAN;
   // The samples hid the launch latency (`timing` = held): the median is the kernels' time.
   bool held = true;
+  // Launches per sample, and what the device itself gains per launch back to back over a launch
+  // alone (measured on kbench's own kernel of about the case's length; NaN: not measured).
+  int sample_launches = 1;
+  double launch_gain_us = NAN;
   // The fourth clock (CUPTI's trace of one more batch, per launch; NaN: not traced): the device
   // time of the kernels, copies and memsets on every stream, on the busiest stream, and how many
   // ran, and how many of them on a stream other than the one given.

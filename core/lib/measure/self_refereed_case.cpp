@@ -1,7 +1,10 @@
 #include "measure/case_under_test.hpp"
 
+#include "case/verification_text.hpp"
 #include "util/number_text.hpp"
+#include "util/plugin_text.hpp"
 
+#include <cstdio>
 #include <optional>
 
 namespace kb {
@@ -30,8 +33,17 @@ class SelfRefereedCase final : public CaseUnderTest {
   kb_status poison(cudaStream_t stream, kb_message& message) override {
     return plugin_.poison(state_, stream, &message);
   }
-  kb_status check(cudaStream_t, kb_verification& result, kb_message& message) override {
-    return plugin_.verify(state_, &result, &message);
+  CheckAnswer check(const char* name, cudaStream_t) override {
+    CheckAnswer answer;
+    kb_message message{};
+    answer.status = plugin_.verify(state_, &answer.figures, &message);
+    if (answer.status != KB_OK && answer.status != KB_VERIFY_FAILED) {
+      answer.message = plugin_text(message.text);
+    } else if (verification_failed(answer.status, answer.figures)) {
+      answer.failure = check_failure(name, false, answer.status, answer.figures, message);
+      answer.status = KB_VERIFY_FAILED;
+    }
+    return answer;
   }
 
  private:
@@ -42,6 +54,13 @@ class SelfRefereedCase final : public CaseUnderTest {
 };
 
 }  // namespace
+
+kb_status CaseUnderTest::draw(std::uint32_t, cudaStream_t, kb_message& message) {
+  std::snprintf(message.text, sizeof message.text, "no family draws this case's inputs");
+  return KB_ERROR;
+}
+CheckAnswer CaseUnderTest::inputs_unchanged(const char*, cudaStream_t) { return CheckAnswer{}; }
+CheckAnswer CaseUnderTest::same_output(cudaStream_t) { return CheckAnswer{}; }
 
 CaseSetup set_up_self_refereed(const KernelPlugin& plugin, const KernelFamily* family,
                                const CaseRequest& request) {

@@ -31,7 +31,8 @@ constexpr std::pair<const char*, std::optional<double> CaseOutcome::*> kOptional
     {"batch_us", &CaseOutcome::batch_us},         {"enqueue_us", &CaseOutcome::enqueue_us},
     {"host_us", &CaseOutcome::host_us},           {"host_idle_us", &CaseOutcome::host_idle_us},
     {"power_w", &CaseOutcome::power_w},           {"energy_j", &CaseOutcome::energy_j},
-    {"poisoned_us", &CaseOutcome::poisoned_us},   {"single_us", &CaseOutcome::single_us}};
+    {"poisoned_us", &CaseOutcome::poisoned_us},   {"single_us", &CaseOutcome::single_us},
+    {"launch_gain_us", &CaseOutcome::launch_gain_us}};
 
 std::string joined(const std::vector<std::string>& items) {
   std::string text;

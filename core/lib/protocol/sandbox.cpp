@@ -8,6 +8,7 @@
 #include <seccomp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -74,14 +75,29 @@ std::string temporary_base() {
              : "/tmp";
 }
 
-// The folders a GPU run writes to: its own temporary folder (not the shared ones, where a
-// results file may lie), devices (shared memory) and its own /proc entries, the caches of the CUDA driver
-// (JIT-compiled kernels) and of libraries that keep theirs under ~/.cache.
+// The device nodes a GPU run opens for writing: the NVIDIA driver's (/dev/nvidia*, the capability
+// nodes beneath /dev/nvidia-caps), shared memory, and the null, zero, full and random devices.
+// Not /dev as a whole: a terminal (/dev/tty) is no plugin's to open.
+std::vector<std::string> writable_devices() {
+  std::vector<std::string> devices = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+                                      "/dev/urandom", "/dev/shm", "/dev/nvidia-caps"};
+  boost::system::error_code none;
+  for (boost::filesystem::directory_iterator entry("/dev", none), end; !none && entry != end;
+       entry.increment(none)) {
+    const std::string name = entry->path().filename().string();
+    if (name.rfind("nvidia", 0) == 0) devices.push_back(entry->path().string());
+  }
+  return devices;
+}
+
+// The places a GPU run writes to: its own temporary folder (not the shared ones, where a results
+// file may lie), the device nodes, the caches of the CUDA driver (JIT-compiled kernels) and of
+// libraries that keep theirs under ~/.cache. Not /proc: /proc/self/mem would write over the
+// process's own code and relocation tables, whatever their protection.
 std::vector<std::string> writable_folders(const std::string& temporary,
                                           const std::vector<std::string>& also) {
-  // Of /proc, its own entries only (/proc/self as it resolves now): another process's, its
-  // parent's oom_score_adj say, are not its to write.
-  std::vector<std::string> folders = {temporary, "/dev", "/proc/self"};
+  std::vector<std::string> folders = writable_devices();
+  folders.push_back(temporary);
   for (const auto& folder : also) {
     if (!folder.empty()) folders.push_back(folder);
   }
@@ -137,12 +153,15 @@ void restrict_writes(int abi, const std::string& temporary,
       static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attributes, size, 0));
   if (ruleset < 0) fail("landlock_create_ruleset");
   for (const auto& folder : writable_folders(temporary, also_writable)) {
-    // A folder that does not exist (no ~/.nv yet), or a file named as one, gets no rule: nothing
-    // beneath it can be made.
-    const int fd = ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    // A place that does not exist (no ~/.nv yet) gets no rule: nothing beneath it can be made. A
+    // device node gets the rights of a file: writing to it, no more.
+    const int fd = ::open(folder.c_str(), O_PATH | O_CLOEXEC);
     if (fd < 0) continue;
+    struct stat place {};
+    const bool folder_itself = ::fstat(fd, &place) == 0 && S_ISDIR(place.st_mode);
     landlock_path_beneath_attr beneath{};
-    beneath.allowed_access = handled;
+    beneath.allowed_access =
+        folder_itself ? handled : handled & (LANDLOCK_ACCESS_FS_WRITE_FILE | kAccessTruncate);
     beneath.parent_fd = fd;
     const long added =
         ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
@@ -153,7 +172,7 @@ void restrict_writes(int abi, const std::string& temporary,
   ::close(ruleset);
 }
 
-void refuse_other_processes() {
+void refuse_other_processes(const std::vector<pid_t>& also_protected) {
   scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
   if (filter == nullptr) fail("seccomp_init");
   const auto refuse = [&](int call, std::initializer_list<scmp_arg_cmp> only_when) {
@@ -177,14 +196,27 @@ void refuse_other_processes() {
   };
   const pid_t parent = ::getppid();
   const pid_t parent_group = ::getpgid(parent);
-  for (const int call : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(tkill),
-                         SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
-                         SCMP_SYS(pidfd_open)}) {
-    refuse(call, {pid_is(parent)});
+  // The parent, and the processes it names (the referee, which leads a group of its own).
+  std::vector<pid_t> protected_pids = {parent};
+  protected_pids.insert(protected_pids.end(), also_protected.begin(), also_protected.end());
+  for (const pid_t pid : protected_pids) {
+    for (const int call : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(tkill),
+                           SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo),
+                           SCMP_SYS(pidfd_open)}) {
+      refuse(call, {pid_is(pid)});
+    }
   }
   for (const int call : {SCMP_SYS(kill), SCMP_SYS(rt_sigqueueinfo)}) {
     refuse(call, {pid_is(-1)});
     if (parent_group > 0) refuse(call, {pid_is(-parent_group)});
+    for (const pid_t pid : also_protected) refuse(call, {pid_is(-pid)});
+  }
+  // Nor may it take the terminal: make its group the foreground one (Ctrl-C would no longer reach
+  // kbench, and kbench's own writes would stop it), push input into it, or change its modes.
+  for (const unsigned long request : {TIOCSPGRP, TIOCSTI, TIOCSCTTY, TIOCNOTTY, TIOCCONS, TIOCSETD,
+                                      TIOCLINUX, TCSETS, TCSETSW, TCSETSF, TCSETA, TCSETAW,
+                                      TCSETAF, TIOCSWINSZ}) {
+    refuse(SCMP_SYS(ioctl), {SCMP_A1(SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, request)});
   }
   // Nor may it starve the parent (its priority, its scheduling class, its CPUs) or limit it (a file
   // size limit of 0 would end the run at its next row): the calls aimed at the parent's pid, its
@@ -252,7 +284,8 @@ SandboxSupport sandbox_support() {
   return support;
 }
 
-void enter_sandbox(const std::vector<std::string>& also_writable) {
+void enter_sandbox(const std::vector<std::string>& also_writable,
+                   const std::vector<pid_t>& also_protected) {
   offer_to_the_oom_killer_first();
   const SandboxSupport support = sandbox_support();
   if (support.disabled) return;
@@ -261,7 +294,7 @@ void enter_sandbox(const std::vector<std::string>& also_writable) {
     make_cuda_cache_folder();
     restrict_writes(support.landlock_abi, make_private_temporary_folder(), also_writable);
   }
-  if (support.seccomp) refuse_other_processes();
+  if (support.seccomp) refuse_other_processes(also_protected);
 }
 
 }  // namespace kb

@@ -1,8 +1,10 @@
 // The children that run plugin code (the probe and the workers) confine it before loading any,
 // where the kernel allows it:
-// - Landlock (Linux 5.13+): writes only beneath the folders a GPU run needs to write to: the
-//   process's own temporary folder (private_temporary_folder below; TMPDIR points to it), /dev,
-//   its own /proc entries, the CUDA and user caches: ~/.nv, $CUDA_CACHE_PATH, ~/.cache. A plugin cannot write,
+// - Landlock (Linux 5.13+): writes only beneath the places a GPU run needs to write to: the
+//   process's own temporary folder (private_temporary_folder below; TMPDIR points to it), the
+//   NVIDIA device nodes, /dev/shm, /dev/null and its kin, the CUDA and user caches: ~/.nv,
+//   $CUDA_CACHE_PATH, ~/.cache. Not /proc (its /proc/self/mem writes over any page), not a
+//   terminal. A plugin cannot write,
 //   create, remove, rename or truncate anything else: not the results or samples file, not the
 //   user's sources, not /tmp, where a results file may lie. Reading stays open everywhere (the CUDA driver reads
 //   /dev/nvidia*, /proc, /sys, the plugin's folder and the CUDA libraries): the rule set denies
@@ -10,8 +12,10 @@
 // - seccomp: ptrace, process_vm_readv/writev and pidfd_getfd (another process's memory and
 //   descriptors), and setsid/setpgid (leaving the process group its worker ends with) fail with
 //   EPERM; so does a signal to the kbench that started the process, to its process group or to
-//   every process (kill -1), and pidfd_open of that kbench: a plugin that stopped or killed it
-//   would lose the run's rows without a word. Landlock ABI 6 (Linux 6.12) scopes signals to the
+//   every process (kill -1), and pidfd_open of that kbench (and of the referee that judges it): a
+//   plugin that stopped or killed it would lose the run's rows without a word. So do the terminal
+//   requests that would take the terminal from kbench (TIOCSPGRP, TIOCSTI, TIOCSCTTY, ...) or
+//   change its modes. Landlock ABI 6 (Linux 6.12) scopes signals to the
 //   domain as well. The plugin may still signal itself and its own children. Its parent's
 //   priority, scheduling, CPUs and resource limits are not its to set either.
 // Both need no_new_privs: a set-user-ID program the plugin runs gains no privilege. (The CUDA
@@ -46,8 +50,10 @@ SandboxSupport sandbox_support();
 // kernel lacks is left out. A runtime_error when a part the kernel offers cannot be applied.
 // `also_writable`: more folders writes may go beneath (kbench's compiled-kernel cache), each
 // where it exists when the sandbox is entered (one that does not is left out: nothing can make
-// it from inside).
-void enter_sandbox(const std::vector<std::string>& also_writable = {});
+// it from inside). `also_protected`: processes beside the parent that may not be signalled (the
+// worker's referee), nor their process groups.
+void enter_sandbox(const std::vector<std::string>& also_writable = {},
+                   const std::vector<pid_t>& also_protected = {});
 
 // A confined process's own temporary folder: kbench-<pid> in $TMPDIR (where it names a folder)
 // or /tmp. The process makes it as it enters the sandbox; whoever waits for the process removes

@@ -2,9 +2,11 @@
 // descriptor of the child's, and the child runs plugin code: a plugin may write on it, by mistake
 // or not (a result-shaped line, a partial line), and would put the answers out of step with the
 // cases, each later row holding the previous case's numbers. So the parent numbers its requests
-// (1, 2, ...), the child copies the number of the request it serves into each record it sends
-// for it (0 before the first: the worker's hello), and the parent takes only records carrying the
-// number it expects; anything else ends the child and becomes an error of the case in flight.
+// (from a number drawn at random for each child, one more each time), the child copies the number
+// of the request it serves into each record it sends for it (0 before the first: a probe's or a
+// referee's greeting), and the parent takes only records carrying the number it expects; anything
+// else ends the child and becomes an error of the case in flight. (The verdict that makes a row
+// `ok` never comes from this channel: the referee tells the parent itself.)
 #pragma once
 
 #include "protocol/record.hpp"

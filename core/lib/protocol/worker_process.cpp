@@ -7,12 +7,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 
 extern char** environ;
@@ -28,23 +30,37 @@ std::string describe_exit(int wait_status) {
   return "ended with wait status " + std::to_string(wait_status);
 }
 
-WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
+WorkerProcess::WorkerProcess(const std::vector<std::string>& args,
+                             const std::vector<int>& inherited) {
   // What fails here is kbench's (its descriptors or processes ran out), and says so.
   const auto cannot_start = [&](const std::string& why) {
     return ShortOfResources("start a " + args[1] + " process", why);
   };
+  // Sockets, not pipes: a pipe's end can be opened again through /proc/self/fd, and a plugin that
+  // opened its requests' pipe for writing fed its own worker a case of its choosing. Each end is
+  // shut the way it does not go: the child can neither write requests nor read answers.
   int cases[2], results[2];
-  if (pipe2(cases, O_CLOEXEC) != 0) throw cannot_start("pipe: " + std::string(strerror(errno)));
-  if (pipe2(results, O_CLOEXEC) != 0) {
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cases) != 0) {
+    throw cannot_start("socketpair: " + std::string(strerror(errno)));
+  }
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, results) != 0) {
     const int error = errno;
     close(cases[0]), close(cases[1]);
-    throw cannot_start("pipe: " + std::string(strerror(error)));
+    throw cannot_start("socketpair: " + std::string(strerror(error)));
   }
+  ::shutdown(cases[0], SHUT_WR);
+  ::shutdown(results[1], SHUT_RD);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  // dup2 clears close-on-exec on the target, so only these two cross into the worker.
+  // dup2 clears close-on-exec on the target, so only these cross into the worker.
   posix_spawn_file_actions_adddup2(&actions, cases[0], 0);
   posix_spawn_file_actions_adddup2(&actions, results[1], 3);
+  // Above every descriptor the actions write, so no dup2 overwrites one still to be copied.
+  std::vector<int> above;
+  for (std::size_t i = 0; i < inherited.size(); ++i) {
+    above.push_back(::fcntl(inherited[i], F_DUPFD_CLOEXEC, 16));
+    posix_spawn_file_actions_adddup2(&actions, above.back(), static_cast<int>(4 + i));
+  }
   // SIGINT, SIGTERM and SIGHUP reach the whole process group (Ctrl-C, timeout(1)), and Slurm and
   // systemd send SIGTERM to every process of the job: the child starts with them blocked, so
   // they stay pending and never end it, and the parent alone decides what becomes of the case in
@@ -68,6 +84,7 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
   posix_spawn_file_actions_destroy(&actions);
   close(cases[0]);
   close(results[1]);
+  for (const int fd : above) close(fd);
   to_worker_ = cases[1];
   from_worker_ = results[0];
   if (error != 0) {
@@ -75,6 +92,10 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args) {
     pid_ = -1;
     throw cannot_start(args[0] + ": " + strerror(error));
   }
+  // Numbers that start where nothing in the child can guess: a plugin that numbered a forged
+  // answer by its own count of cases answered nothing.
+  std::random_device entropy;
+  sequence_ = ((std::uint64_t{entropy()} << 32) ^ entropy()) >> 12;
   // Linux 5.3 and later; without it, the end of a child is seen when its channel closes.
   ended_ = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
   if (ended_ >= 0) ::fcntl(ended_, F_SETFD, FD_CLOEXEC);
@@ -91,6 +112,7 @@ WorkerProcess::~WorkerProcess() {
 bool WorkerProcess::send(const std::string& kind, const Record& fields) {
   Record numbered = fields;
   set_sequence(numbered, ++sequence_);
+  sent_ = true;
   return write_text(to_worker_, encode_record(kind, numbered));
 }
 
@@ -106,7 +128,8 @@ WorkerProcess::Received WorkerProcess::receive(std::string& kind, Record& fields
     fields.clear();
     return Received::out_of_step;
   }
-  return take_sequence(fields) == sequence_ ? Received::record : Received::out_of_step;
+  const std::uint64_t expected = sent_ ? sequence_ : 0;  // 0: a greeting before any request
+  return take_sequence(fields) == expected ? Received::record : Received::out_of_step;
 }
 
 std::string WorkerProcess::wait_for_exit() {

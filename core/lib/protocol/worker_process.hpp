@@ -1,6 +1,7 @@
 // The parent's handle on one child process: a worker (`kbench worker`, one plugin on one device)
-// or a probe (`kbench probe`). Requests go to its standard input; answers come back on its
-// descriptor 3, each tied to the request it answers (sequence.hpp). It starts with SIGINT,
+// a probe (`kbench probe`) or a referee (`kbench referee`). Requests go to its standard input;
+// answers come back on its descriptor 3, each tied to the request it answers (sequence.hpp); both
+// are sockets, which no process can open again through /proc. It starts with SIGINT,
 // SIGTERM and SIGHUP blocked: only the parent ends it. It leads a process group of its own, so
 // that whatever it starts (a plugin's helper, a shell) ends with it: a descendant holding the
 // answer channel or the terminal open can neither turn a crash into a timeout nor keep `kbench
@@ -19,9 +20,11 @@ namespace kb {
 
 class WorkerProcess {
  public:
-  // args[0] is the executable. A runtime_error when kbench cannot start it (no descriptors left,
-  // no processes): kbench's own trouble, never the plugin's.
-  explicit WorkerProcess(const std::vector<std::string>& args);
+  // args[0] is the executable; `inherited` become its descriptors 4, 5, ... (a channel to the
+  // referee). A runtime_error when kbench cannot start it (no descriptors left, no processes):
+  // kbench's own trouble, never the plugin's.
+  explicit WorkerProcess(const std::vector<std::string>& args,
+                         const std::vector<int>& inherited = {});
   ~WorkerProcess();  // kills it (and its descendants) if still running
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -55,6 +58,7 @@ class WorkerProcess {
   int from_worker_ = -1;
   int ended_ = -1;  // its pidfd, readable once it ended; -1 where the kernel has none
   std::uint64_t sequence_ = 0;
+  bool sent_ = false;
   LineReader reader_{-1};
 };
 

@@ -1,5 +1,6 @@
 #include <kbench/families/hello.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -229,52 +230,38 @@ std::string problems_of(const Transcript& t) {
   return text;
 }
 
-StdoutCapture::~StdoutCapture() {
-  if (active()) {
-    restore();
-    std::fclose(file_);
-  }
-}
-
 void StdoutCapture::begin() {
-  if (active()) end();  // a second poison starts over
   std::fflush(stdout);
-  std::FILE* file = std::tmpfile();
-  if (file == nullptr) {
-    throw Error(KB_ERROR, std::string("cannot create a temporary file to capture standard "
-                                      "output: ") + std::strerror(errno));
+  struct stat output {};
+  if (::fstat(STDOUT_FILENO, &output) != 0 || !S_ISREG(output.st_mode)) {
+    throw Error(KB_ERROR, "standard output is no file to capture a launch's lines in (the "
+                          "referee gives the family the strategy's output file)");
   }
-  const int saved = ::dup(STDOUT_FILENO);
-  if (saved < 0 || ::dup2(::fileno(file), STDOUT_FILENO) < 0) {
-    const int error = errno;
-    if (saved >= 0) ::close(saved);
-    std::fclose(file);
-    throw Error(KB_ERROR, std::string("cannot redirect standard output: ") + std::strerror(error));
+  if (::ftruncate(STDOUT_FILENO, 0) != 0) {
+    throw Error(KB_ERROR, std::string("cannot empty the captured standard output: ") +
+                              std::strerror(errno));
   }
-  file_ = file;
-  saved_ = saved;
+  active_ = true;
 }
 
 std::string StdoutCapture::end() {
   if (!active()) throw Error(KB_ERROR, "standard output is not being captured (no poison?)");
-  restore();
-  std::rewind(file_);
+  active_ = false;
+  std::fflush(stdout);
   std::string text;
   char chunk[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, file_)) > 0) text.append(chunk, got);
-  const bool failed = std::ferror(file_) != 0;
-  std::fclose(file_);
-  file_ = nullptr;
-  if (failed) throw Error(KB_ERROR, "cannot read back the captured standard output");
+  for (off_t at = 0;;) {
+    const ssize_t got = ::pread(STDOUT_FILENO, chunk, sizeof chunk, at);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      throw Error(KB_ERROR, std::string("cannot read back the captured standard output: ") +
+                                std::strerror(errno));
+    }
+    if (got == 0) break;
+    text.append(chunk, static_cast<std::size_t>(got));
+    at += got;
+  }
   return text;
-}
-
-void StdoutCapture::restore() noexcept {
-  std::fflush(stdout);
-  ::dup2(saved_, STDOUT_FILENO);
-  ::close(saved_);
-  saved_ = -1;
 }
 
 // ---- hello/record ---------------------------------------------------------------------------

@@ -76,25 +76,20 @@ Transcript read_transcript(std::string_view text, const Geometry& g);
 std::string metrics_of(const Transcript& t);   // "lines=..;host_lines=..;..." (hello.md)
 std::string problems_of(const Transcript& t);  // the failure message: what is wrong, with counts
 
-// While active, file descriptor 1 writes into an unnamed temporary file. A file, not a pipe: the
-// CUDA runtime writes the printf output at synchronisation points from inside the runtime, and a
-// full pipe that nobody drains would block it. Ending the capture (or destroying it) flushes
-// stdout and puts the previous descriptor 1 back.
+// What the strategy's process printed. A family runs in the referee process, whose standard output
+// (descriptor 1) is the file the strategy's worker writes its own standard output into, appending
+// (a file in memory): begin() empties it, end() reads everything written since. A file, not a
+// pipe: the CUDA runtime writes the printf output at synchronisation points from inside the
+// runtime, and a full pipe that nobody drains would block it. The worker writes out what it
+// printed before it asks for a poison or a check.
 class StdoutCapture {
  public:
-  StdoutCapture() = default;
-  ~StdoutCapture();
-  StdoutCapture(const StdoutCapture&) = delete;
-  StdoutCapture& operator=(const StdoutCapture&) = delete;
-
-  void begin();
+  void begin();       // throws kb::Error when descriptor 1 is no file to capture in
   std::string end();  // everything written to descriptor 1 since begin()
-  bool active() const noexcept { return file_ != nullptr; }
+  bool active() const noexcept { return active_; }
 
  private:
-  void restore() noexcept;
-  std::FILE* file_ = nullptr;
-  int saved_ = -1;
+  bool active_ = false;
 };
 
 // Room in the device printf FIFO for `lines` lines; KB_UNSUPPORTED where the device cannot give it.

@@ -1,4 +1,4 @@
-#include "measure/buffer_digest.hpp"
+#include "device/buffer_digest.hpp"
 
 #include <kbench/support/error.hpp>
 #include <kbench/support/parallel.hpp>

@@ -1,0 +1,238 @@
+#include "measure/remote_refereed_case.hpp"
+
+#include "measure/launch.hpp"
+#include "util/plugin_text.hpp"
+
+#include <kbench/support/error.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace kb {
+namespace {
+
+// The standard output's file is emptied between samples once it holds this much: a strategy that
+// prints in every launch (hello/printf) would otherwise fill memory over a case's samples.
+constexpr off_t kLargestOutputFile = off_t{1} << 20;
+
+void say(kb_message& message, const std::string& text) {
+  std::snprintf(message.text, sizeof message.text, "%s", text.c_str());
+}
+
+// A `failed` answer's status and words.
+kb_status failure_of(const Record& fields, kb_message& message) {
+  const auto status = fields.find("status");
+  const auto words = fields.find("message");
+  say(message, words == fields.end() ? "the referee refused" : words->second);
+  const long value = status == fields.end() ? KB_ERROR : std::strtol(status->second.c_str(), nullptr, 10);
+  return value > KB_OK && value <= KB_VERIFY_FAILED ? static_cast<kb_status>(value) : KB_ERROR;
+}
+
+// The row names the family hook that failed, as the referee said.
+const char* known_stage(const std::string& said) {
+  for (const char* stage : {"family work", "family create", "family draw", "shared operands"}) {
+    if (said == stage) return stage;
+  }
+  return "referee";
+}
+
+}  // namespace
+
+RemoteRefereedCase::RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee,
+                                       int output_fd)
+    : strategy_(strategy), referee_(referee), output_fd_(output_fd) {}
+
+RemoteRefereedCase::~RemoteRefereedCase() {
+  if (strategy_state_ != nullptr && strategy_.release != nullptr) strategy_.release(strategy_state_);
+  // The mappings go before the referee frees what they map.
+  inputs_.clear();
+  outputs_.clear();
+  if (created_) {
+    kb_message ignored{};
+    step("destroy", {}, ignored);
+  }
+}
+
+CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketChannel& referee,
+                                     const CaseRequest& request, int output_fd) {
+  CaseSetup made;
+  std::unique_ptr<RemoteRefereedCase> test(new RemoteRefereedCase(strategy, referee, output_fd));
+  const auto failed = [&](kb_status status, const char* stage) {
+    made.status = status;
+    made.stage = stage;
+    return std::move(made);
+  };
+  std::vector<int> attached;
+  if (output_fd >= 0) attached.push_back(output_fd);
+  if (!referee.send("create", {}, attached)) {
+    say(made.message, "the referee is gone");
+    return failed(KB_ERROR, "referee");
+  }
+  std::string kind;
+  Record fields;
+  std::vector<OwnedFd> fds;
+  if (referee.receive(kind, fields, fds) != PacketChannel::Status::record) {
+    say(made.message, "the referee did not answer");
+    return failed(KB_ERROR, "referee");
+  }
+  if (kind == "failed") {
+    const kb_status status = failure_of(fields, made.message);
+    return failed(status, known_stage(fields["stage"]));
+  }
+  test->created_ = kind == "operands";
+  if (!test->created_) {
+    say(made.message, "the referee answered '" + kind + "' to 'create'");
+    return failed(KB_ERROR, "referee");
+  }
+  try {
+    const RefereeOperands operands = decode_operands(fields);
+    test->work_ = kb_work{operands.bytes, operands.flops};
+    test->note_ = operands.note;
+    std::size_t next_fd = 0;
+    const auto map = [&](const OperandLayout& layout) {
+      int fd = -1;
+      if (strategy.device == KB_DEVICE_HOST) {
+        if (next_fd >= fds.size()) throw Error(KB_ERROR, "a host operand without its memory");
+        fd = fds[next_fd++].release();
+      }
+      return std::make_unique<MappedOperand>(strategy.device, layout, fd);
+    };
+    for (const auto& layout : operands.inputs) test->inputs_.push_back(map(layout));
+    for (const auto& layout : operands.outputs) test->outputs_.push_back(map(layout));
+  } catch (const Error& e) {
+    say(made.message, e.what());
+    return failed(e.status(), "shared operands");
+  } catch (const std::exception& e) {
+    say(made.message, e.what());
+    return failed(KB_ERROR, "shared operands");
+  }
+  Handed& handed = *test->handed_;
+  handed.op = request.op;
+  handed.params = request.params;
+  handed.c = request.to_abi();
+  handed.c.seed = 0;
+  handed.c.op = handed.op.c_str();
+  handed.c.params = handed.params.c_str();
+  handed.buffers.input_count = static_cast<std::uint32_t>(test->inputs_.size());
+  handed.buffers.output_count = static_cast<std::uint32_t>(test->outputs_.size());
+  for (std::size_t i = 0; i < test->inputs_.size(); ++i) {
+    handed.buffers.inputs[i] = test->inputs_[i]->operand();
+  }
+  for (std::size_t i = 0; i < test->outputs_.size(); ++i) {
+    handed.buffers.outputs[i] = test->outputs_[i]->operand();
+  }
+  if (strategy.prepare != nullptr) {
+    if (const kb_status s = strategy.prepare(&handed.c, &handed.buffers, &test->strategy_state_,
+                                             &made.message);
+        s) {
+      test->strategy_state_ = nullptr;  // a failed prepare leaves nothing allocated
+      return failed(s, "prepare");
+    }
+  }
+  made.test = std::move(test);
+  return made;
+}
+
+kb_status RemoteRefereedCase::launch(cudaStream_t stream, kb_message& message) {
+  return strategy_.run(strategy_state_, &handed_->c, &handed_->buffers, stream, &config_,
+                       &message);
+}
+
+kb_status RemoteRefereedCase::settle(kb_message& message) const {
+  if (strategy_.device == KB_DEVICE_CUDA) {
+    if (const kb_status s = from_cuda(cudaDeviceSynchronize(), message, "synchronising"); s) {
+      return s;
+    }
+  }
+  std::fflush(stdout);
+  return KB_OK;
+}
+
+kb_status RemoteRefereedCase::step(const std::string& kind, const Record& fields,
+                                   kb_message& message) const {
+  if (!referee_.send(kind, fields)) {
+    say(message, "the referee is gone");
+    return KB_ERROR;
+  }
+  std::string answer;
+  Record answered;
+  std::vector<OwnedFd> fds;
+  if (referee_.receive(answer, answered, fds) != PacketChannel::Status::record) {
+    say(message, "the referee did not answer '" + kind + "'");
+    return KB_ERROR;
+  }
+  if (answer == "done") return KB_OK;
+  if (answer == "failed") return failure_of(answered, message);
+  say(message, "the referee answered '" + answer + "' to '" + kind + "'");
+  return KB_ERROR;
+}
+
+CheckAnswer RemoteRefereedCase::ask(const std::string& kind, const Record& fields,
+                                    cudaStream_t) {
+  CheckAnswer answer;
+  kb_message message{};
+  const auto could_not = [&](kb_status status) {
+    answer.status = status;
+    answer.message = plugin_text(message.text);
+    return answer;
+  };
+  if (const kb_status s = settle(message); s) return could_not(s);
+  if (!referee_.send(kind, fields)) {
+    say(message, "the referee is gone");
+    return could_not(KB_ERROR);
+  }
+  std::string reply;
+  Record answered;
+  std::vector<OwnedFd> fds;
+  if (referee_.receive(reply, answered, fds) != PacketChannel::Status::record) {
+    say(message, "the referee did not answer '" + kind + "'");
+    return could_not(KB_ERROR);
+  }
+  if (reply == "failed") return could_not(failure_of(answered, message));
+  try {
+    if (reply != "checked") throw std::runtime_error("'" + reply + "' to '" + kind + "'");
+    return decode_check_answer(answered);
+  } catch (const std::exception& e) {
+    say(message, std::string("the referee answered ") + e.what());
+    return could_not(KB_ERROR);
+  }
+}
+
+kb_status RemoteRefereedCase::poison(cudaStream_t, kb_message& message) {
+  if (const kb_status s = settle(message); s) return s;
+  capturing_ = true;
+  return step("poison", {}, message);
+}
+
+CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
+  CheckAnswer answer = ask("check", {{"name", name}}, stream);
+  capturing_ = false;
+  return answer;
+}
+
+kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t, kb_message& message) {
+  if (const kb_status s = settle(message); s) return s;
+  return step("draw", {{"purpose", std::to_string(purpose)}}, message);
+}
+
+CheckAnswer RemoteRefereedCase::inputs_unchanged(const char* who, cudaStream_t stream) {
+  return ask("inputs", {{"who", who}}, stream);
+}
+
+CheckAnswer RemoteRefereedCase::same_output(cudaStream_t stream) {
+  return ask("same_output", {}, stream);
+}
+
+void RemoteRefereedCase::between_samples() {
+  if (capturing_ || output_fd_ < 0) return;
+  struct stat file {};
+  if (::fstat(output_fd_, &file) == 0 && file.st_size > kLargestOutputFile) {
+    std::fflush(stdout);
+    if (::ftruncate(output_fd_, 0) != 0) return;
+  }
+}
+
+}  // namespace kb

@@ -1,0 +1,80 @@
+// What crosses the referee's channels, each as one record (protocol/record.hpp), every number in
+// full: the case as the parent announces it (the strategy's identity and flags come from the
+// parent's plan, never from the worker), the operands as the worker maps them, one check's answer,
+// and the verdict the parent builds the row's status from.
+#pragma once
+
+#include "case/case_outcome.hpp"
+#include "case/case_request.hpp"
+#include "protocol/record.hpp"
+#include "referee/shared_operands.hpp"
+
+#include <kbench/plugin.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kb {
+
+// The case a worker is about to run, from the parent.
+struct RefereeCaseSpec {
+  CaseRequest request;
+  kb_device_kind where = KB_DEVICE_CUDA;
+  std::uint32_t strategy_flags = 0;  // the strategy's KB_FLAG_* as the run planned it
+  std::string strategy_name;
+  std::string family_file;  // the family's library, which the referee loads
+};
+Record encode_case_spec(const RefereeCaseSpec& spec);
+RefereeCaseSpec decode_case_spec(const Record& record);
+
+// The case's operands and work, for the worker (the memfds of host operands travel beside it, in
+// the order of the operands that have one).
+struct RefereeOperands {
+  std::vector<OperandLayout> inputs, outputs;
+  double bytes = 0, flops = 0;
+  std::string note;  // for the row (KB_FLAG_CEILING ignored...)
+};
+Record encode_operands(const RefereeOperands& operands);
+RefereeOperands decode_operands(const Record& record);
+
+// One check's outcome: KB_OK, KB_VERIFY_FAILED with the row's words in `failure`, or another
+// status when the family could not check (its words in `message`).
+struct CheckAnswer {
+  kb_status status = KB_OK;
+  kb_verification figures{};
+  std::string failure;
+  std::string message;
+};
+Record encode_check_answer(const CheckAnswer& answer);
+CheckAnswer decode_check_answer(const Record& record);
+
+// What the referee saw of one case, for the parent: the work it counted, each check it passed and
+// how many times, and the first failure. The row's verdict is this, never the worker's word.
+struct RefereeVerdict {
+  std::optional<double> bytes, flops;
+  int inputs = 0;                     // the case's input operands
+  std::map<std::string, int> passed;  // check name -> times passed
+  kb_status failure_status = KB_OK;   // KB_VERIFY_FAILED, or the status of a family hook that failed
+  std::string failure;                // the row's message for it
+  std::optional<VerificationFigures> figures;  // of the first 'timed launch' check passed
+  std::string note;
+
+  int times(const std::string& check) const;
+};
+Record encode_verdict(const RefereeVerdict& verdict);
+RefereeVerdict decode_verdict(const Record& record);
+
+// The names of the checks, as rows and verdicts spell them.
+namespace checks {
+inline constexpr const char* kTimedLaunch = "timed launch";
+inline constexpr const char* kFreshInputs = "fresh inputs";
+inline constexpr const char* kUnpoisonedLaunch = "unpoisoned launch";
+inline constexpr const char* kInputsUnchanged = "inputs unchanged";
+inline constexpr const char* kDeterministic = "deterministic";
+inline constexpr const char* kGuardBytes = "guard bytes";
+}  // namespace checks
+
+}  // namespace kb

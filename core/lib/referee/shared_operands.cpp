@@ -1,0 +1,167 @@
+#include "referee/shared_operands.hpp"
+
+#include <kbench/support/error.hpp>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace kb {
+namespace {
+
+// The guard zones' bytes: no run of equal bytes, so a memset or a zero fill changes them.
+unsigned char guard_byte(std::uint64_t offset) {
+  return static_cast<unsigned char>(0xA5u ^ (offset * 37u) ^ (offset >> 8));
+}
+
+std::vector<unsigned char> guard_pattern() {
+  std::vector<unsigned char> pattern(kGuardBytes);
+  for (std::uint64_t i = 0; i < kGuardBytes; ++i) pattern[i] = guard_byte(i);
+  return pattern;
+}
+
+std::uint64_t allocation_bytes(std::uint64_t bytes) { return bytes + 2 * kGuardBytes; }
+
+[[noreturn]] void system_failure(const char* what) {
+  throw Error(errno == ENOMEM || errno == ENOSPC ? KB_OOM : KB_ERROR,
+              std::string(what) + ": " + std::strerror(errno));
+}
+
+// "3 bytes after outputs[0] (offsets +0 to +2)": the changed bytes of a guard zone against the
+// pattern.
+std::optional<std::string> damage(const std::vector<unsigned char>& zone, const char* side,
+                                  const std::string& name) {
+  const std::vector<unsigned char> pattern = guard_pattern();
+  std::uint64_t changed = 0, first = 0, last = 0;
+  for (std::uint64_t i = 0; i < kGuardBytes; ++i) {
+    if (zone[i] == pattern[i]) continue;
+    if (changed++ == 0) first = i;
+    last = i;
+  }
+  if (changed == 0) return std::nullopt;
+  const bool before = std::strcmp(side, "before") == 0;
+  // Offsets from the operand: negative before its first byte, from +0 past its last.
+  const long long from = before ? static_cast<long long>(first) - static_cast<long long>(kGuardBytes)
+                                : static_cast<long long>(first);
+  const long long to = before ? static_cast<long long>(last) - static_cast<long long>(kGuardBytes)
+                              : static_cast<long long>(last);
+  return std::to_string(last - first + 1) + " bytes " + side + " " + name + " (offsets " +
+         (from >= 0 ? "+" : "") + std::to_string(from) + " to " + (to >= 0 ? "+" : "") +
+         std::to_string(to) + ")";
+}
+
+}  // namespace
+
+SharedOperand::SharedOperand(kb_device_kind where, kb_dtype dtype, std::uint64_t count,
+                             std::uint64_t bytes)
+    : where_(where), dtype_(dtype), count_(count), bytes_(bytes) {
+  const std::uint64_t total = allocation_bytes(bytes);
+  if (where == KB_DEVICE_CUDA) {
+    KB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&base_), total));
+  } else {
+    memory_fd_ = ::memfd_create("kbench-operand", MFD_CLOEXEC);
+    if (memory_fd_ < 0) system_failure("memfd_create");
+    if (::ftruncate(memory_fd_, static_cast<off_t>(total)) != 0) {
+      const int error = errno;
+      ::close(memory_fd_);
+      errno = error;
+      system_failure("ftruncate of a shared operand");
+    }
+    void* mapped = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, memory_fd_, 0);
+    if (mapped == MAP_FAILED) {
+      const int error = errno;
+      ::close(memory_fd_);
+      errno = error;
+      system_failure("mmap of a shared operand");
+    }
+    base_ = static_cast<unsigned char*>(mapped);
+  }
+  restore_guards();
+}
+
+SharedOperand::~SharedOperand() {
+  if (where_ == KB_DEVICE_CUDA) {
+    cudaFree(base_);
+  } else {
+    ::munmap(base_, allocation_bytes(bytes_));
+    ::close(memory_fd_);
+  }
+}
+
+kb_operand SharedOperand::operand() const {
+  return kb_operand{base_ + kGuardBytes, count_, bytes_, dtype_};
+}
+
+OperandLayout SharedOperand::layout() const {
+  OperandLayout layout{dtype_, count_, bytes_, ""};
+  if (where_ == KB_DEVICE_CUDA) {
+    cudaIpcMemHandle_t handle{};
+    KB_CUDA_CHECK(cudaIpcGetMemHandle(&handle, base_));
+    layout.ipc_handle.assign(reinterpret_cast<const char*>(&handle), sizeof handle);
+  }
+  return layout;
+}
+
+void SharedOperand::restore_guards() {
+  const std::vector<unsigned char> pattern = guard_pattern();
+  unsigned char* zones[] = {base_, base_ + kGuardBytes + bytes_};
+  for (unsigned char* zone : zones) {
+    if (where_ == KB_DEVICE_CUDA) {
+      KB_CUDA_CHECK(cudaMemcpy(zone, pattern.data(), kGuardBytes, cudaMemcpyHostToDevice));
+    } else {
+      std::memcpy(zone, pattern.data(), kGuardBytes);
+    }
+  }
+}
+
+std::optional<std::string> SharedOperand::guard_damage(const std::string& name) const {
+  const unsigned char* zones[] = {base_, base_ + kGuardBytes + bytes_};
+  const char* sides[] = {"before", "after"};
+  for (int i = 0; i < 2; ++i) {
+    std::vector<unsigned char> zone(kGuardBytes);
+    if (where_ == KB_DEVICE_CUDA) {
+      KB_CUDA_CHECK(cudaMemcpy(zone.data(), zones[i], kGuardBytes, cudaMemcpyDeviceToHost));
+    } else {
+      std::memcpy(zone.data(), zones[i], kGuardBytes);
+    }
+    if (auto found = damage(zone, sides[i], name)) return found;
+  }
+  return std::nullopt;
+}
+
+MappedOperand::MappedOperand(kb_device_kind where, const OperandLayout& layout, int memory_fd)
+    : where_(where) {
+  const std::uint64_t total = allocation_bytes(layout.bytes);
+  if (where == KB_DEVICE_CUDA) {
+    cudaIpcMemHandle_t handle{};
+    if (layout.ipc_handle.size() != sizeof handle) {
+      throw Error(KB_ERROR, "a device operand without its IPC handle");
+    }
+    std::memcpy(&handle, layout.ipc_handle.data(), sizeof handle);
+    KB_CUDA_CHECK(cudaIpcOpenMemHandle(&base_, handle, cudaIpcMemLazyEnablePeerAccess));
+  } else {
+    if (memory_fd < 0) throw Error(KB_ERROR, "a host operand without its memory");
+    void* mapped = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, memory_fd, 0);
+    const int error = errno;
+    ::close(memory_fd);
+    errno = error;
+    if (mapped == MAP_FAILED) system_failure("mmap of a shared operand");
+    base_ = mapped;
+    mapped_bytes_ = total;
+  }
+  operand_ = kb_operand{static_cast<unsigned char*>(base_) + kGuardBytes, layout.count, layout.bytes,
+                        layout.dtype};
+}
+
+MappedOperand::~MappedOperand() {
+  if (where_ == KB_DEVICE_CUDA) {
+    cudaIpcCloseMemHandle(base_);
+  } else {
+    ::munmap(base_, mapped_bytes_);
+  }
+}
+
+}  // namespace kb

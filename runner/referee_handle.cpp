@@ -1,0 +1,97 @@
+#include "referee_handle.hpp"
+
+#include "plugin/loader.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace kb {
+namespace {
+
+// Seconds the referee has to answer a request of the parent's: it answers from memory (a
+// verdict, a channel) and never runs a family's hook for the parent.
+constexpr int kAnswerMs = 60'000;
+// Its greeting follows the device's bandwidth measurement and a CUDA context's creation.
+constexpr int kGreetingMs = 120'000;
+
+std::vector<std::string> referee_args(int device) {
+  return {executable_path(), "referee", "--device", std::to_string(device)};
+}
+
+}  // namespace
+
+RefereeHandle::RefereeHandle(int device) : RefereeHandle(device, PacketChannel::pair()) {}
+
+RefereeHandle::RefereeHandle(int device, std::pair<PacketChannel, PacketChannel> control)
+    : control_(std::move(control.first)),
+      process_(referee_args(device), {control.second.fd()}) {
+  std::string kind;
+  Record hello;
+  const auto received = process_.receive(kind, hello, kGreetingMs);
+  if (received != WorkerProcess::Received::record || kind != "hello" || hello.count("error")) {
+    const std::string why = hello.count("error") ? hello["error"]
+                            : received == WorkerProcess::Received::timeout
+                                ? "no greeting within " + std::to_string(kGreetingMs / 1000) + " s"
+                                : "it " + process_.finish();
+    process_.kill();
+    throw std::runtime_error("the referee could not start: " + why);
+  }
+  if (hello.count("copy_gbps")) {
+    bandwidth_.copy_gbps = std::strtod(hello["copy_gbps"].c_str(), nullptr);
+    bandwidth_.read_gbps = std::strtod(hello["read_gbps"].c_str(), nullptr);
+    bandwidth_.l2_gbps = std::strtod(hello["l2_gbps"].c_str(), nullptr);
+  }
+}
+
+RefereeHandle::~RefereeHandle() {
+  control_ = PacketChannel();  // its end of the control channel closes: it serves no more
+  process_.finish();
+}
+
+std::string RefereeHandle::ask(const std::string& kind, const Record& fields, Record& answer,
+                               const std::vector<int>& fds) {
+  if (!alive_) return "";
+  std::string reply;
+  std::vector<OwnedFd> received;
+  if (!control_.send(kind, fields, fds) ||
+      control_.receive(reply, answer, received, kAnswerMs) != PacketChannel::Status::record) {
+    alive_ = false;
+    process_.kill();
+    return "";
+  }
+  return reply;
+}
+
+std::optional<int> RefereeHandle::connect(PacketChannel& worker_end) {
+  auto [ours, theirs] = PacketChannel::pair();
+  Record answer;
+  if (ask("connect", {}, answer, {ours.fd()}) != "connected") return std::nullopt;
+  worker_end = std::move(theirs);
+  return std::atoi(answer["connection"].c_str());
+}
+
+bool RefereeHandle::announce(int connection, const RefereeCaseSpec& spec) {
+  Record fields = encode_case_spec(spec);
+  fields["connection"] = std::to_string(connection);
+  Record answer;
+  return ask("case", fields, answer) == "ready";
+}
+
+std::optional<RefereeVerdict> RefereeHandle::verdict(int connection) {
+  Record answer;
+  if (ask("verdict", {{"connection", std::to_string(connection)}}, answer) != "verdict") {
+    return std::nullopt;
+  }
+  try {
+    return decode_verdict(answer);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+void RefereeHandle::disconnect(int connection) {
+  Record answer;
+  ask("disconnect", {{"connection", std::to_string(connection)}}, answer);
+}
+
+}  // namespace kb
