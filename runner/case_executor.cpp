@@ -94,6 +94,8 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   if (c.plugin->kind == PartKind::kernel) {
     settings.kernel_file = c.plugin->file;
     if (c.plugin->kernel) settings.kernel_sha256 = c.plugin->kernel->sha256;
+    // Which of the file's strategies (a manifest may hold several).
+    settings.planned_as = c.plugin->name;
   } else {
     settings.plugin_file = c.plugin->file;
     settings.planned_as = planned_identity(*c.plugin);

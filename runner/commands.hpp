@@ -14,6 +14,7 @@ int report_command(const std::vector<std::string>& args);
 int worker_command(const std::vector<std::string>& args);
 int probe_command(const std::vector<std::string>& args);
 int referee_command(const std::vector<std::string>& args);
+int compile_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int new_plugin_command(const std::vector<std::string>& args);
 int upgrade_command(const std::vector<std::string>& args);

@@ -79,6 +79,11 @@ int list_command(const std::vector<std::string>& args) {
     }
     std::cout << "\n";
   }
+  // What each kernel file's manifest says it is.
+  for (const auto& k : kernels) {
+    if (std::find(listed.begin(), listed.end(), k) == listed.end()) continue;
+    std::cout << "\n" << k->name << ": " << markdown_cell(k->description) << "\n";
+  }
   return 0;
 }
 

@@ -82,6 +82,7 @@ int command_of(const std::string& command, const std::vector<std::string>& args)
   if (command == "worker") return kb::worker_command(args);
   if (command == "probe") return kb::probe_command(args);
   if (command == "referee") return kb::referee_command(args);
+  if (command == "compile") return kb::compile_command(args);
   if (command == "validate") return kb::validate_command(args);
   if (command == "new-plugin") return kb::new_plugin_command(args);
   if (command == "upgrade") return kb::upgrade_command(args);
@@ -106,7 +107,9 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
-  if (command != "worker" && command != "probe" && command != "referee") say_why_on_fault();
+  if (command != "worker" && command != "probe" && command != "referee" && command != "compile") {
+    say_why_on_fault();
+  }
   // Every line kbench writes to standard error shows what people and files gave it visibly: a
   // carriage return, an escape sequence or a byte-order mark in a value is written as its escape.
   // Never destroyed: std::cerr is flushed after every static object is gone.

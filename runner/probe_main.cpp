@@ -5,7 +5,6 @@
 // or a hang happened in.
 #include "case/case_spec.hpp"
 #include "commands.hpp"
-#include "kernel/kernel_strategy.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/codec.hpp"
@@ -64,16 +63,19 @@ std::string check_operands(const KernelManifest& m, const KernelFamily& family) 
     kb_message message{};
     if (family.create(&c, KB_DEVICE_HOST, &state, &buffers, &message) != KB_OK) continue;
     family.destroy(state);
-    for (std::size_t i = 0; i < m.args.size(); ++i) {
-      const KernelArg& a = m.args[i];
-      const bool input = a.role == ArgRole::input;
-      if (!input && a.role != ArgRole::output) continue;
-      const std::uint32_t count = input ? buffers.input_count : buffers.output_count;
-      if (static_cast<std::uint32_t>(a.index) >= count) {
-        return a.describe(i) + ": the " + m.family + " family has " + std::to_string(count) +
-               (input ? " input" : " output") + (count == 1 ? "" : "s") +
-               (count == 0 ? "" : std::string(" (") + (input ? "input" : "output") + ":0" +
-                                      (count > 1 ? " to :" + std::to_string(count - 1) : "") + ")");
+    for (const auto& step : m.launches) {
+      for (std::size_t i = 0; i < step.args.size(); ++i) {
+        const KernelArg& a = step.args[i];
+        const bool input = a.role == ArgRole::input;
+        if (!input && a.role != ArgRole::output && a.result_of < 0) continue;
+        const int index = a.result_of >= 0 ? a.result_of : a.index;
+        const std::uint32_t count = input ? buffers.input_count : buffers.output_count;
+        if (static_cast<std::uint32_t>(index) >= count) {
+          return a.describe(i) + ": the " + m.family + " family has " + std::to_string(count) +
+                 (input ? " input" : " output") + (count == 1 ? "" : "s") +
+                 (count == 0 ? "" : std::string(" (") + (input ? "input" : "output") + ":0" +
+                                        (count > 1 ? " to :" + std::to_string(count - 1) : "") + ")");
+        }
       }
     }
     return "";
@@ -82,13 +84,14 @@ std::string check_operands(const KernelManifest& m, const KernelFamily& family) 
 }
 
 // A `kernel` record: the kernel file read again (it must be the file the parent read), bound to
-// its family's library, its operands held to the family's, its variants built and, with a device,
-// loaded, each case's launch formed.
+// its family's library and its operands held to the family's. Its code is compiled elsewhere
+// (`kbench compile`), never in a process that has run plugin code.
 void check_kernel(Record& fields, LoadedParts& loaded) {
   std::string file = fields["file"];
   try {
-    auto manifest = std::make_shared<KernelManifest>(read_kernel_manifest(file));
-    if (manifest->sha256 != fields["sha256"]) {
+    // Each strategy of the file (its manifest may hold several).
+    std::vector<KernelManifest> manifests = read_kernel_manifests(file);
+    if (manifests.front().sha256 != fields["sha256"]) {
       throw InputError(file + ": the file changed since kbench read it");
     }
     const std::string family_file = fields["family-file"];
@@ -99,30 +102,14 @@ void check_kernel(Record& fields, LoadedParts& loaded) {
       family = loaded.emplace(family_file, load_plugin(family_file)).first;
     }
     if (family->second->family == nullptr) throw InputError(family_file + " is not a family");
-    bind_to_family(*manifest, family->second->info);
-    if (const std::string wrong = check_operands(*manifest, *family->second->family);
-        !wrong.empty()) {
-      throw InputError(file + ": " + wrong);
+    for (auto& manifest : manifests) {
+      bind_to_family(manifest, family->second->info);
+      if (const std::string wrong = check_operands(manifest, *family->second->family);
+          !wrong.empty()) {
+        throw InputError(file + ": " + (manifests.size() > 1 ? manifest.name + ": " : "") + wrong);
+      }
     }
-    std::vector<CaseRequest> cases;
-    std::istringstream lines(fields["cases"]);
-    for (std::string line, kind; std::getline(lines, line);) {
-      Record c;
-      if (decode_record(line, kind, c) && kind == "case") cases.push_back(decode_case(c));
-    }
-    const int device = std::stoi(fields["device"]);
-    KernelCheck check;
-    try {
-      check = check_kernel_file(*manifest, cases, device, CodeCache(kernel_cache_dir()),
-                                [](const std::string& what) { send("step", {{"name", what}}); });
-    } catch (const KernelBuildError& e) {
-      throw InputError(file + ": " + e.what());
-    }
-    Record answer{{"summary", check.summary}};
-    for (const auto& [index, reason] : check.unsupported) {
-      answer["unsupported." + std::to_string(index)] = reason;
-    }
-    send("built", answer);
+    send("built", {{"summary", ""}});
   } catch (const std::exception& e) {
     send("refused", {{"reason", e.what()}});
   }
@@ -134,9 +121,9 @@ int probe_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   // What a plugin prints while it loads must not reach the parent's terminal uninvited.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
-  // Loading runs the plugins' static constructors and kbench_plugin(); a kernel file's code is
-  // compiled here and kept in the cache folder (made by the parent where it was missing).
-  enter_sandbox({kernel_cache_dir()});
+  // Loading runs the plugins' static constructors and kbench_plugin(): nothing here writes
+  // beneath the compiled-code cache (`kbench compile` does), so no plugin can either.
+  enter_sandbox();
 
   std::map<std::string, std::shared_ptr<const LoadedPlugin>> loaded;  // by file
   const auto step = [](const char* name) { send("step", {{"name", name}}); };

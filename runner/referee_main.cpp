@@ -4,6 +4,7 @@
 // until the parent closes its control channel (descriptor 4).
 #include "commands.hpp"
 #include "device/bandwidth.hpp"
+#include "device/device_info.hpp"
 #include "protocol/packet_channel.hpp"
 #include "protocol/record.hpp"
 #include "protocol/sandbox.hpp"
@@ -33,6 +34,7 @@ int referee_command(const std::vector<std::string>& args) {
   const int device = args.size() == 2 && args[0] == "--device" ? std::atoi(args[1].c_str()) : -1;
   Record hello;
   try {
+    if (device >= 0) open_device(device);
     enter_sandbox();
     if (device >= 0) {
       const MeasuredBandwidth measured = measure_bandwidth(device);

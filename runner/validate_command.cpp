@@ -303,21 +303,22 @@ int validate_family(PluginProbe& probe, const PluginInfo& family) {
 
 // ---- a kernel file ---------------------------------------------------------------------------
 
+// A shared library is a plugin; anything else (.cu, .cuh, .ptx, .cubin, .fatbin, another name
+// whose manifest says its format) is a kernel file.
 bool is_kernel_file(const std::string& file) {
+  const std::string name = fs::path(file).filename().string();
   const std::string ext = fs::path(file).extension().string();
-  return ext == ".cu" || ext == ".ptx" || ext == ".cubin" || ext == ".fatbin";
+  return ext != ".so" && name.find(".so.") == std::string::npos;
 }
 
 // A kernel file: its manifest read and bound to its family, its variants for the family's small
 // cases compiled and checked in the probe (any problem: one line, exit 2), then, with a device,
 // those cases run and checked by the family, and the first that passed under compute-sanitizer.
-int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
-                    double case_timeout, bool no_sanitizer) {
-  prepare_kernel_cache({file});
-  PluginProbe probe(executable_path(), case_timeout);
-  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
-  const auto parts = load_kernel_parts({file}, found.families, found.plugins);
-  const auto& part = parts.front();
+int validate_kernel_part(const std::shared_ptr<const PluginInfo>& part, const Discovery& found,
+                         PluginProbe& probe, const std::string& file,
+                         const std::vector<std::string>& plugin_dirs, double case_timeout,
+                         bool no_sanitizer, const std::string& sizes,
+                         const std::vector<std::string>& params) {
   const KernelManifest& m = *part->kernel;
   std::cout << "loaded " << part->name << " (family " << part->family << ", version "
             << part->version << ", " << format_name(m.format) << ", " << dtype_list(part->dtypes)
@@ -328,25 +329,41 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
             << part->referee->version << ", " << part->referee->file << ")\n";
 
   const FamilyTable families(found.families, found.plugins);
-  const SmallCase small = small_case(*part, found);
+  SmallCase small = small_case(*part, found);
+  if (!sizes.empty()) small.sizes = sizes;
   const bool device = cuda_device_count(nullptr) > 0;
   SweepRequest sweep;
   sweep.sizes = small.sizes;
   sweep.blocks = small.blocks;
   sweep.dtypes = dtype_list(part->dtypes);
   sweep.devices = {device ? 0 : -1};
+  sweep.params = params;
   if (device) sweep.capabilities[0] = device_capability(0);
   Plan plan = plan_sweep({part}, sweep, families, probe);
   check_planned_kernels(probe, plan);
   const auto planned = std::count_if(plan.cases.begin(), plan.cases.end(),
                                      [](const PlannedCase& c) { return !c.outcome; });
+  if (planned == 0) {
+    // Nothing was compiled or checked: saying it passed would be a lie.
+    const auto refused = std::find_if(plan.cases.begin(), plan.cases.end(),
+                                      [](const PlannedCase& c) { return c.outcome.has_value(); });
+    std::cout << file << ": no case to check: " << (sizes.empty() ? "the manifest refuses every "
+                                                                     "small case of its family ("
+                                                                   : "the manifest refuses every "
+                                                                     "case asked for (")
+              << sweep.sizes << (refused != plan.cases.end() ? "; first: " + refused->outcome->message : "")
+              << "); give one it takes with --sizes (and --param)\n";
+    return 1;
+  }
   if (!device) {
     const char* checked =
-        m.format == KernelFormat::source ? "compiled, parameters checked against its PTX,"
+        m.format == KernelFormat::source ? "compiled, each kernel found and its parameters checked,"
         : m.format == KernelFormat::ptx  ? "parameters checked against its PTX"
-                                         : "read (its parameters are the driver's to tell, on a "
-                                           "device)";
-    std::cout << checked << " for " << planned << " small cases; no CUDA device here, so no case "
+        : m.format == KernelFormat::cubin
+            ? "each entry found in its ELF symbol table and its parameters checked"
+            : "read (a fatbin's kernels and parameters are the driver's to tell, on a device)";
+    std::cout << checked << " for " << planned << " " << (sizes.empty() ? "small " : "")
+              << "case" << (planned == 1 ? "" : "s") << "; no CUDA device here, so no case "
               << "was run\n";
     if (!no_sanitizer) say_no_device_for_sanitizer();
     return 0;
@@ -362,6 +379,7 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
     run_args.insert(run_args.end(), {"--blocks", small.blocks});
   }
   for (const auto& dir : plugin_dirs) run_args.insert(run_args.end(), {"--plugins", dir});
+  for (const auto& param : params) run_args.insert(run_args.end(), {"--param", param});
   const SmallRun run = run_small_cases(run_args, work / "validate.csv");
   std::vector<std::string> selection = {"--kernel", file};
   for (const auto& dir : plugin_dirs) selection.insert(selection.end(), {"--plugins", dir});
@@ -373,6 +391,21 @@ int validate_kernel(const std::string& file, const std::vector<std::string>& plu
   return run.valid && !sanitizer_errors ? 0 : 1;
 }
 
+// Each strategy of the file's manifest, in turn; 1 when any is not valid.
+int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
+                    double case_timeout, bool no_sanitizer, const std::string& sizes,
+                    const std::vector<std::string>& params) {
+  prepare_kernel_cache({file});
+  PluginProbe probe(executable_path(), case_timeout);
+  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
+  int result = 0;
+  for (const auto& part : load_kernel_parts({file}, found.families, found.plugins)) {
+    result = std::max(result, validate_kernel_part(part, found, probe, file, plugin_dirs,
+                                                   case_timeout, no_sanitizer, sizes, params));
+  }
+  return result;
+}
+
 }  // namespace
 
 int validate_command(const std::vector<std::string>& args) {
@@ -380,12 +413,18 @@ int validate_command(const std::vector<std::string>& args) {
   double case_timeout = 60;
   bool no_sanitizer = false;
   std::vector<std::string> plugin_dirs;
+  std::string sizes;
+  std::vector<std::string> params;
   po::options_description description("kbench validate");
   description.add_options()("help,h", "show this help")(
       "plugin-file", po::value(&given)->required(),
       "the strategy's (or family's) shared library, or a kernel file with its manifest")(
       "no-sanitizer", po::bool_switch(&no_sanitizer),
-      "do not run the small case under compute-sanitizer (memcheck, racecheck)");
+      "do not run the small case under compute-sanitizer (memcheck, racecheck)")(
+      "sizes", po::value(&sizes),
+      "a kernel file: the shapes to check instead of its family's small ones (2^20,33x31)")(
+      "param", po::value(&params)->composing(),
+      "a kernel file: NAME=V1,V2 for a knob, as run takes it (repeatable)");
   description.add(case_timeout_option(case_timeout));
   description.add(plugin_path_options(plugin_dirs));
   po::positional_options_description positional;
@@ -394,8 +433,9 @@ int validate_command(const std::vector<std::string>& args) {
   try {
     po::store(parse_command_line(args, description, positional), vm);
     if (vm.count("help")) {
-      std::cout << "Usage: kbench validate FILE.so|FILE.cu|FILE.ptx|FILE.cubin|FILE.fatbin "
-                   "[--plugins DIR] [--case-timeout S] [--no-sanitizer]\n"
+      std::cout << "Usage: kbench validate FILE.so|FILE.cu|FILE.cuh|FILE.ptx|FILE.cubin|FILE.fatbin "
+                   "[--sizes S] [--param NAME=V] [--plugins DIR] [--case-timeout S] "
+                   "[--no-sanitizer]\n"
                 << "A version 3 strategy's family library (its referee) is looked for among the "
                    "installed plugins, in each --plugins folder, then beside FILE.so.\n"
                 << description;
@@ -408,7 +448,13 @@ int validate_command(const std::vector<std::string>& args) {
   if (given.empty()) throw InputError("kbench validate: the plugin file is empty");
   const std::string file = fs::absolute(given).lexically_normal().string();
   if (!fs::is_regular_file(file)) throw InputError("no such file '" + given + "'");
-  if (is_kernel_file(file)) return validate_kernel(given, plugin_dirs, case_timeout, no_sanitizer);
+  if (is_kernel_file(file)) {
+    return validate_kernel(given, plugin_dirs, case_timeout, no_sanitizer, sizes, params);
+  }
+  if (!sizes.empty() || !params.empty()) {
+    throw InputError("kbench validate: --sizes and --param are for a kernel file; a plugin is "
+                     "checked on its family's small cases");
+  }
   std::string failure;
   PluginProbe probe(executable_path(), case_timeout);
   const auto plugin = probe.load(file, failure);
@@ -502,6 +548,21 @@ int validate_command(const std::vector<std::string>& args) {
   boost::system::error_code ignored;
   fs::remove_all(work, ignored);
   return run.valid && !sanitizer_errors ? 0 : 1;
+}
+
+// Each strategy of the file's manifest, in turn; 1 when any is not valid.
+int validate_kernel(const std::string& file, const std::vector<std::string>& plugin_dirs,
+                    double case_timeout, bool no_sanitizer, const std::string& sizes,
+                    const std::vector<std::string>& params) {
+  prepare_kernel_cache({file});
+  PluginProbe probe(executable_path(), case_timeout);
+  const Discovery found = probe.discover(plugin_search_path(plugin_dirs));
+  int result = 0;
+  for (const auto& part : load_kernel_parts({file}, found.families, found.plugins)) {
+    result = std::max(result, validate_kernel_part(part, found, probe, file, plugin_dirs,
+                                                   case_timeout, no_sanitizer, sizes, params));
+  }
+  return result;
 }
 
 }  // namespace kb

@@ -6,6 +6,7 @@
 // worker.
 #include "commands.hpp"
 #include "device/cupti_library.hpp"
+#include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "measure/case_runner.hpp"
 #include "measure/worker_settings.hpp"
@@ -86,12 +87,16 @@ int worker_command(const std::vector<std::string>&) {
   try {
     const WorkerSettings settings = decode_worker_settings(fields);
     const int output = output_into_memory();
-    // Before any of the plugin's code runs, its static constructors included.
+    // The device opened while the process may still open the driver's nodes; the sandbox before
+    // any of the plugin's code runs, its static constructors included. Nothing here compiles: a
+    // kernel file's code was built before the run (`kbench compile`) and is only read from the
+    // cache folder.
+    if (settings.device >= 0) open_device(settings.device);
     std::vector<pid_t> protected_pids;
     if (settings.referee_pid > 0) protected_pids.push_back(settings.referee_pid);
-    enter_sandbox({kernel_cache_dir()}, protected_pids);
-    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks load and
-    // launch the file's compiled kernel as its manifest says).
+    enter_sandbox({}, protected_pids);
+    // The strategy: a plugin's library, or kbench's own for a kernel file (whose hooks load the
+    // built code and launch the file's kernels as its manifest says).
     std::shared_ptr<const LoadedPlugin> plugin;
     std::unique_ptr<KernelFileStrategy> kernel;
     // A version 1 or 2 plugin's family counts its work; nothing of a version 3 family is here.
@@ -102,7 +107,8 @@ int worker_command(const std::vector<std::string>&) {
     }
     if (!settings.kernel_file.empty()) {
       auto manifest =
-          std::make_shared<KernelManifest>(read_kernel_manifest(settings.kernel_file));
+          std::make_shared<KernelManifest>(
+          read_kernel_manifest(settings.kernel_file, settings.planned_as));
       if (manifest->sha256 != settings.kernel_sha256) {
         throw LoadError(settings.kernel_file + " changed since the run planned it (sha256 " +
                         manifest->sha256 + ", was " + settings.kernel_sha256 + ")");
@@ -129,12 +135,9 @@ int worker_command(const std::vector<std::string>&) {
     CaseRunner runner(api, family ? family->family : nullptr, refereed ? &referee : nullptr,
                       output, settings.device, settings.timing);
     // Everything the worker will map as code is loaded; from here no code changes, and the clock's
-    // relocation tables stay as they are. (A kernel file's worker still compiles its variants.)
-    std::optional<CodeSeal> seal;
-    if (!kernel) {
-      load_before_the_seal(settings.timing);
-      seal = CodeSeal::apply();
-    }
+    // relocation tables stay as they are.
+    load_before_the_seal(settings.timing);
+    const CodeSeal seal = CodeSeal::apply();
     send("hello", hello, settings_sequence);
 
     while (input.read_line(line, -1) == LineReader::Status::line) {
@@ -142,7 +145,7 @@ int worker_command(const std::vector<std::string>&) {
       const std::uint64_t sequence = take_sequence(fields).value_or(0);
       const CaseRequest request = decode_case(fields);
       CaseOutcome outcome = runner.run(request);
-      if (const auto tampered = seal ? seal->tampered() : std::nullopt) {
+      if (const auto tampered = seal.tampered()) {
         // The clock's path was rewritten while the case ran: nothing it measured stands, and the
         // process is not to be trusted with another case.
         outcome = CaseOutcome::without_run(

@@ -2,7 +2,10 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|generations|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|generations|all] [extra kbench run args...]
+# `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
+# nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
+# in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
 # `tests` ends with one record line (also $OUT/gpu-tests.record): the commit, the GPU, the counts of
 # the `gpu` label's tests and of all of them; quote it in the closing note of any change to the
 # worker, the referee, the sandbox, a family or a strategy.
@@ -64,6 +67,11 @@ command -v ncu >/dev/null || { [ -x /usr/local/cuda/bin/ncu ] && PATH=$PATH:/usr
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" | sort -u)
 [ -z "$missing" ] || { echo "missing libraries: $missing"; exit 1; }
+
+if [ "$mode" = kernels ]; then
+  OUT="$out/kernels" scripts/published-kernels-acceptance.sh "$PWD/build-device" 2>&1 | tee "$out/kernels.log"
+  exit "${PIPESTATUS[0]}"
+fi
 
 if [ "$mode" = tests ] || [ "$mode" = all ]; then
   # Every test there is, the `gpu` label included; -LE slurm: the GPU machine reaches no package

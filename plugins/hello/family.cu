@@ -1,7 +1,8 @@
 // The hello family's referee. A launch says hello by printing or by recording, so the family
-// watches both: poison() empties the records and starts capturing standard output, check() ends
-// the capture and passes the launch when either the transcript or the records show every thread
-// exactly once. The work of a hello is its time alone: no bytes, no flops.
+// watches both: poison() empties the records and starts capturing what the strategy's process
+// prints (a strategy that prints reserves room in its own printf FIFO), check() ends the capture
+// and passes the launch when either the transcript or the records show every thread exactly once.
+// The work of a hello is its time alone: no bytes, no flops.
 #include <kbench/families/hello.hpp>
 
 #include <cstdio>
@@ -17,10 +18,7 @@ class Referee {
   Referee(const kb_case& c, kb_device_kind where)
       : geometry_(geometry_of(c)),
         verbose_(c.verbose != 0),
-        records_(where, static_cast<std::size_t>(geometry_.threads())) {
-    // Only a launch on the device prints through its printf FIFO; a host case needs no device.
-    if (where == KB_DEVICE_CUDA) reserve_printf_fifo(geometry_.threads());
-  }
+        records_(where, static_cast<std::size_t>(geometry_.threads())) {}
 
   kb_buffers buffers() const {
     kb_buffers b{};

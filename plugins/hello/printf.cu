@@ -13,6 +13,12 @@ __global__ void hello_printf() {
 
 template <typename T>
 struct HelloPrintf {
+  // Room in this process's printf FIFO for every line of a launch: the lines of the threads that
+  // do not fit are lost, and the family counts them missing.
+  explicit HelloPrintf(const kb::hello::Operands<T>& p) {
+    kb::hello::reserve_printf_fifo(p.geometry.threads());
+  }
+
   static void launch(const kb::hello::Operands<T>& p, kb::Launcher& launch) {
     launch(hello_printf, p.geometry.grid(), p.geometry.block(), 0);
     // As in the seed, the host speaks while the kernel runs. Flushed at once: the worker's stdout

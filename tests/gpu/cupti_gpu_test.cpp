@@ -101,10 +101,12 @@ TEST(CuptiGpu, SequentialAddressingConflictsLessAndIssuesLess) {
   EXPECT_GT(counter(interleaved, "instructions"), counter(sequential, "instructions")) << both;
 }
 
-// For ok rows of 20 us or more, the fourth clock within 10% of the held median (a launch of several
-// kernels: and the launch gap between them, 1 us each), as the plausibility notes hold it: CUPTI
-// instruments the kernels it traces before Blackwell, and on an H100 honest rows came within -7%
-// and +5% (issue 28 asked for 3%, which 73-79% of the default sweep's rows met).
+// For ok rows of 20 us or more, the fourth clock within 10% of the held median, as the plausibility
+// notes hold it: CUPTI instruments the kernels it traces before Blackwell, and on an H100 honest
+// rows came within -7% and +5%. CUPTI counts the kernels' own time; the events also hold the GPU's
+// gap before each kernel of a launch that depends on the one before (the second kernel's start
+// after the first's end): 3.4 us for reduce/cub's two kernels at 2^24 on an H200 (17.81 us of
+// kernels in a 21.17 us median), so 4 us per kernel after the first.
 TEST(CuptiGpu, TheFourthClockAgreesWithTheHeldMedian) {
   KBTEST_REQUIRE_GPU();
   std::vector<Row> rows;
@@ -131,7 +133,7 @@ TEST(CuptiGpu, TheFourthClockAgreesWithTheHeldMedian) {
     EXPECT_EQ(row.at("message").find("CUPTI"), std::string::npos) << what << ": " << row.at("message");
     const double median = cell(row, "median_us");
     if (median < 20) continue;
-    const double gaps = std::max(0.0, kernels - 1) * 1.0;
+    const double gaps = std::max(0.0, kernels - 1) * 4.0;
     EXPECT_LE(std::abs(cell(row, "cupti_us") - median), 0.10 * median + gaps)
         << what << ": cupti_us " << row.at("cupti_us") << ", median " << median << ", "
         << kernels << " kernels";

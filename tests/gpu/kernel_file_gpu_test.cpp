@@ -55,7 +55,7 @@ TEST_F(KernelFilesGpu, ThePaddedTileAsPluginCuPtxAndCubinInOneRun) {
     EXPECT_EQ(row.at("kernel_file").empty(), !from_file) << row.at("plugin");
     EXPECT_EQ(row.at("kernel_sha256").size(), from_file ? 64u : 0u) << row.at("plugin");
   }
-  EXPECT_EQ(compiler["transpose/transpose_tile"].rfind("nvrtc ", 0), 0u);
+  EXPECT_EQ(compiler["transpose/transpose_tile"].rfind("nvcc ", 0), 0u);
   EXPECT_EQ(compiler["transpose/transpose_tile_ptx"].rfind("ptx", 0), 0u);
   EXPECT_EQ(compiler["transpose/transpose_tile_cubin"].rfind("cubin", 0), 0u);
   EXPECT_EQ(compiler["transpose/shared_padded"], "");
@@ -138,6 +138,36 @@ TEST_F(KernelFilesGpu, TuneSearchesAKnobOfACu) {
   }
   EXPECT_NE(kbtest::read_file(best).find(fastest), std::string::npos) << fastest << "\n"
                                                                        << kbtest::read_file(best);
+}
+
+}  // namespace
+
+namespace {
+
+// Published kernels as one strategy each: the CUDA-samples-style two-pass reduction (two
+// launches, partials in a buffer of its own, the int32 sum widened into the family's int64) and
+// the tutorial SGEMM (its tile by the shape), both compiled by nvcc with their host code.
+TEST_F(KernelFilesGpu, PublishedKernelsRunAsPublishedAndAreOk) {
+  KBTEST_REQUIRE_GPU();
+  auto run = kbench({"run", "--kernel", example("reduce_two_pass.cu"), "--sizes", "2^24,2^26",
+                     "--dtypes", "float32,int32", "--max-time", "0.2"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 4u) << run.output;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("dtype") << " " << row.at("shape") << ": "
+                                      << row.at("message");
+    EXPECT_EQ(row.at("kernel_compiler").rfind("nvcc ", 0), 0u) << row.at("kernel_compiler");
+    EXPECT_NE(row.at("kernel_compiler").find(", entries _Z7reduce6"), std::string::npos)
+        << row.at("kernel_compiler");
+  }
+  run = kbench({"run", "--kernel", example("sgemm_tiled.cu"), "--sizes", "512,1024",
+                "--max-time", "0.2"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.rows.size(), 4u) << run.output;  // two strategies, two sizes
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << " " << row.at("shape") << ": "
+                                      << row.at("message");
+  }
 }
 
 }  // namespace

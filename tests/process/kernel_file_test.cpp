@@ -2,6 +2,7 @@
 // its manifest, or does not compile) is one line and exit 2 before anything is launched, on any
 // machine; good ones are listed, validated and (with a device) run like any plugin, their code
 // compiled once and then found in the cache.
+#include "kernel/nvcc.hpp"
 #include "kernel/nvrtc.hpp"
 #include "util/sha256.hpp"
 #include "support/kbench_process.hpp"
@@ -59,7 +60,12 @@ bool nvrtc_here() { return kb::Nvrtc::instance(nullptr) != nullptr; }
 
 class KernelFiles : public ::testing::Test {
  protected:
-  void SetUp() override { setenv("KBENCH_CACHE_DIR", (cache_.path() / "cache").c_str(), 1); }
+  // NVRTC's messages, unless a test asks for nvcc: every compile step the tests start inherits it.
+  void SetUp() override {
+    setenv("KBENCH_CACHE_DIR", (cache_.path() / "cache").c_str(), 1);
+    setenv("KBENCH_KERNEL_COMPILER", "nvrtc", 1);
+  }
+  void TearDown() override { unsetenv("KBENCH_KERNEL_COMPILER"); }
   kbtest::TempFolder cache_;
   kbtest::TempFolder dir_;
 };
@@ -78,7 +84,7 @@ TEST_F(KernelFiles, EveryBadManifestIsOneLineAndExit2BeforeAnyLaunch) {
       {replaced(m, "\"transpose\"", "\"transpoze\""),
        "unknown family 'transpoze' (no library of it is loaded; families here: "},
       {replaced(m, "\"entry\": \"k\"", "\"entry\": \"k\", \"entyr\": \"k\""),
-       "manifest: unknown key 'entyr' (known: family, name, description, entry, "},
+       "manifest: unknown key 'entyr' (known: family, name, description, format, compiler, entry, "},
       {replaced(m, "\"entry\": \"k\",", ""), "manifest has no 'entry'"},
       {replaced(m, "\"cols\"]", "{\"role\": \"weights\"}]"),
        "params[3]: unknown role 'weights' (known: input, output, extent, scalar, knob, scratch)"},
@@ -98,7 +104,7 @@ TEST_F(KernelFiles, EveryBadManifestIsOneLineAndExit2BeforeAnyLaunch) {
       {replaced(m, "\"cdiv(cols, bx)\"", "\"cdiv(width, bx)\""),
        "'grid': formula 'cdiv(width, bx)' uses unknown name 'width'"},
       {replaced(m, "\"cdiv(cols, bx)\"", "\"ceil(cols / bx)\""),
-       "calls unknown function 'ceil' (known: cdiv, round_up, min, max, log2, pow2)"},
+       "calls unknown function 'ceil' (known: cdiv, round_up, min, max, log2, pow2, is_pow2)"},
       {replaced(m, "\"dtypes\"", "\"ops\": [\"max\"], \"dtypes\""),
        "'ops': the transpose family has no operation 'max' (it has one, unnamed)"},
       {replaced(m, "\"dtypes\"", "\"knobs\": [{\"name\": \"tile\", \"values\": [3], \"choices\": [16, 32]}], \"dtypes\""),
@@ -165,7 +171,10 @@ TEST_F(KernelFiles, FilesThatAreNoKernelOrHaveNoManifestAreOneLineAndExit2) {
        plain + ": no manifest: looked for plain.cu.json, plain.json and a /* kbench { ... } */ "
                "comment at the top of the file (docs/kernel-files.md)"},
       {{"--kernel", (dir_.path() / "missing.cu").string()}, "missing.cu: no such file"},
-      {{"--kernel", write(dir_.path() / "notes.txt", "x")}, "notes.txt: not a kernel file: expected .cu"},
+      {{"--kernel", write(dir_.path() / "notes.txt", "x")},
+       "notes.txt: no manifest: looked for notes.txt.json, notes.json and a /* kbench { ... } */ "
+       "comment at the top of the file; a file whose extension is not .cu, .ptx, .cubin or "
+       ".fatbin needs one that says its \"format\""},
       {{"--kernel", write(dir_.path() / "k.cubin", "garbage")}, "k.cubin: not a cubin: no ELF header"},
       {{"--kernel", write(dir_.path() / "k.fatbin", "garbage")}, "k.fatbin: not a fatbin: no fatbin header"},
       {{"--kernel", write(dir_.path() / "k.ptx", "garbage")}, "k.ptx: not PTX: no .version or .entry"},
@@ -221,7 +230,7 @@ TEST_F(KernelFiles, AreListedWithTheirContentHash) {
   EXPECT_NE(run.output.find("| transpose/good | cuda | float32 |  | from --blocks |  | "),
             std::string::npos)
       << run.output;
-  EXPECT_NE(run.output.find("| nvrtc at run time | " + file + " |"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("| compiled before the run | " + file + " |"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("transpose/copy"), std::string::npos) << "listed alone: " << run.output;
   // Beside the plugins a filter selects, as run selects them.
   run = kbench({"list", "--kernel", file, "--plugin", "transpose/copy"});
@@ -335,6 +344,64 @@ TEST_F(KernelFiles, ASweepOverKnobsCompilesEachVariantOnceInParallel) {
     EXPECT_EQ(run.exit_code, 0) << run.output;
     EXPECT_EQ(run.rows.size(), 16u) << run.output;
   }
+}
+
+// A .cu as published, with host includes and host code: nvcc compiles it as it is, device code
+// only, and finds the kernel by its name; validate says which compiler made it.
+TEST_F(KernelFiles, APublishedFileWithHostCodeIsCompiledByNvccAsItIs) {
+  unsetenv("KBENCH_KERNEL_COMPILER");
+  std::string why;
+  if (kb::Nvcc::instance(&why) == nullptr) GTEST_SKIP() << why;
+  const std::string file = write(dir_.path() / "published.cu", R"K(/* kbench
+{ "family": "transpose", "entry": "copy_tile<float>", "dtypes": "float32",
+  "description": "a transpose as a tutorial publishes it",
+  "params": ["input:0", "output:0", "rows", "cols"], "block": ["bx", "by"],
+  "grid": ["cdiv(cols, bx)", "cdiv(rows, by)"] } */
+#include <cstdio>
+#include <cassert>
+#include <cuda_runtime.h>
+
+template <typename T>
+__global__ void copy_tile(const T* in, T* out, int rows, int cols) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < rows && c < cols) out[c * rows + r] = in[r * cols + c];
+}
+
+int main() {
+  float* d = nullptr;
+  assert(cudaMalloc(&d, 64 * sizeof(float)) == cudaSuccess);
+  copy_tile<float><<<1, dim3(8, 8)>>>(d, d, 8, 8);
+  std::printf("done\n");
+}
+)K");
+  auto run = kbench({"validate", file, "--no-sanitizer"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("transpose/published: "), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(") by nvcc in "), std::string::npos) << run.output;
+  // list says what the manifest says it is.
+  run = kbench({"list", "--kernel", file});
+  EXPECT_NE(run.output.find("\ntranspose/published: a transpose as a tutorial publishes it\n"),
+            std::string::npos)
+      << run.output;
+}
+
+// validate says when it checked nothing, and checks the cases it is given.
+TEST_F(KernelFiles, ValidateRefusesToPassAFileWhoseSmallCasesAreAllRefused) {
+  if (!nvrtc_here()) GTEST_SKIP() << "NVRTC is not loadable here";
+  const std::string file = kernel_file(
+      dir_.path(), replaced(kManifest, "\"grid\"", "\"requires\": \"rows >= 4096\", \"grid\""),
+      kSource, "big.cu");
+  auto run = kbench({"validate", file, "--no-sanitizer"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find(file + ": no case to check: the manifest refuses every small case of "
+                                   "its family ("),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("the manifest requires rows >= 4096"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("give one it takes with --sizes (and --param)"), std::string::npos);
+  run = kbench({"validate", file, "--no-sanitizer", "--sizes", "4096x64"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("transpose/big: 1 variant (1 compiled"), std::string::npos) << run.output;
 }
 
 TEST_F(KernelFiles, TuneTakesAKernelInPlaceOfAPlugin) {

@@ -1,6 +1,5 @@
 // The CUDA half of the red-team corpus (label gpu; each test skips without a device): the tricks
-// only a device strategy can play, run by the real `kbench run`. What each should get is predicted
-// from the checks (docs/red-team.md), to confirm on a GPU.
+// only a device strategy can play, run by the real `kbench run` (docs/red-team.md has the table).
 #include "red_team/red_team.hpp"
 
 #include <algorithm>

@@ -283,3 +283,25 @@ TEST(CuptiColumns, TheFourthClockAndTheCountersInTheRow) {
 }
 
 }  // namespace
+
+// What ran, by name: demangled, parameters left out, a vendor library's kernels said so.
+TEST(CuptiKernelNames, ReadableDemangledAndVendorsSaid) {
+  EXPECT_EQ(kb::readable_kernel_name("_Z9transposePKjPjll"), "transpose");
+  EXPECT_EQ(kb::readable_kernel_name("_ZN3cub18DeviceReduceKernelIfEEvPKfPfi"),
+            "cub::DeviceReduceKernel<float> [CUB]");
+  EXPECT_EQ(kb::readable_kernel_name("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32"),
+            "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32 [cuBLAS]");
+  EXPECT_EQ(kb::readable_kernel_name("plain_c_name"), "plain_c_name");
+}
+
+TEST(CuptiKernelNames, EachKernelOfALaunchWithHowOftenItRan) {
+  using kb::DeviceActivity;
+  std::vector<DeviceActivity> records;
+  for (int launch = 0; launch < 2; ++launch) {
+    records.push_back({DeviceActivity::Kind::kernel, 0, 10, 7, 0, "_ZN3cub18DeviceReduceKernelIfEEvPKfPfi"});
+    records.push_back({DeviceActivity::Kind::memset, 10, 11, 7, 4, ""});
+    records.push_back({DeviceActivity::Kind::kernel, 11, 12, 7, 0, "_Z6finishPf"});
+  }
+  const kb::CuptiTiming t = kb::summarize_activity(records, 7, 2, 0);
+  EXPECT_EQ(kb::kernel_names_text(t.kernels), "cub::DeviceReduceKernel<float> [CUB] x1; finish x1");
+}

@@ -57,8 +57,31 @@ TEST(Formula, ComputesAsCDoesOn64Bits) {
       {"1 + 2 < 4", 1},
       {"9223372036854775807", INT64_MAX},
       {"  cdiv( 8192 , 32 )  ", 256},
+      {"6 & 3", 2},
+      {"6 | 3", 7},
+      {"6 ^ 3", 5},
+      {"~0", -1},
+      {"1 << 10", 1024},
+      {"1024 >> 3", 128},
+      {"-8 >> 1", -4},
+      {"1 | 2 == 2", 1},      // == binds tighter than |, as in C
+      {"3 & 1 && 2 | 0", 1},  // & and | bind tighter than &&
+      {"1 + 1 << 2", 8},      // + binds tighter than <<
+      {"1 << 2 < 5", 1},      // << binds tighter than <
+      {"(1 << 4) - 1 & 5", 5},
+      {"is_pow2(1024)", 1},
+      {"is_pow2(1000)", 0},
+      {"is_pow2(0)", 0},
+      {"is_pow2(-4)", 0},
+      {"(1000 & (1000 - 1)) == 0", 0},
   };
   for (const auto& [text, value] : cases) EXPECT_EQ(eval(text), value) << text;
+}
+
+TEST(Formula, AShiftOutOfRangeOrOverflowingIsAnError) {
+  for (const char* text : {"1 << 64", "1 << -1", "1 >> 64", "4611686018427387904 << 1", "-1 << 2"}) {
+    EXPECT_THROW(eval(text), FormulaError) << text;
+  }
 }
 
 TEST(Formula, ReadsItsVariables) {

@@ -64,6 +64,7 @@ struct CuptiFigures {
   double busiest_us = 0;       // the stream with the most
   double operations = 0;       // every stream (`cupti_kernels`)
   double other_operations = 0;  // on another stream than the one given
+  std::string kernels;          // the kernels a launch ran, by name (`kernels`)
 };
 
 // Where the case's wall time went in the worker, in seconds (the sweep's closing line). `cupti`

@@ -267,6 +267,19 @@ std::string format_dims(const std::uint32_t (&dims)[3]) {
   return format_block(b);
 }
 
+std::size_t dtype_bytes(kb_dtype dtype) {
+  switch (dtype) {
+    case KB_DTYPE_F64:
+    case KB_DTYPE_I64: return 8;
+    case KB_DTYPE_F32:
+    case KB_DTYPE_I32: return 4;
+    case KB_DTYPE_F16:
+    case KB_DTYPE_BF16: return 2;
+    case KB_DTYPE_I8: return 1;
+    default: return 0;
+  }
+}
+
 const char* dtype_name(kb_dtype dtype) {
   for (const auto& d : kDTypeNames) {
     if (d.dtype == dtype) return d.name;

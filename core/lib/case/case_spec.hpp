@@ -5,6 +5,7 @@
 #include <kbench/plugin.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -51,6 +52,7 @@ std::string format_extent(const Extent& e);       // "8192x4096"
 std::string format_block(const Block& b);         // "32x8", "256", "-" for the plugin's own
 std::string format_dims(const std::uint32_t (&dims)[3]);  // "256x256" (trailing 1s dropped)
 const char* dtype_name(kb_dtype dtype);           // "float32", "float64", "int32", "none"
+std::size_t dtype_bytes(kb_dtype dtype);         // one element's: 4 for float32; 0 for none
 std::string dtype_list(std::uint32_t mask);       // "float32,float64"
 
 }  // namespace kb

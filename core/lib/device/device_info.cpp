@@ -1,5 +1,7 @@
 #include "device/device_info.hpp"
 
+#include <kbench/support/error.hpp>
+
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
@@ -19,6 +21,11 @@ int attribute(cudaDeviceAttr what, int device) {
 }
 
 }  // namespace
+
+void open_device(int index) {
+  KB_CUDA_CHECK(cudaSetDevice(index));
+  KB_CUDA_CHECK(cudaFree(nullptr));
+}
 
 int cuda_device_count(std::string* why) {
   int count = 0;

@@ -27,6 +27,11 @@ int cuda_device_count(std::string* why);
 
 DeviceInfo query_device(int index);
 
+// The device made current and its context created, with every driver node it needs opened: done by
+// a child before it confines itself, since a sandboxed process may not open the nodes the driver
+// makes or opens on first use. Throws kb::Error when the device cannot be used.
+void open_device(int index);
+
 // "9.0", as a results row's compute_capability cell has it.
 std::string compute_capability(const DeviceInfo& device);
 

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -63,9 +64,14 @@ std::optional<CachedCode> CodeCache::find(const std::string& key) const {
   auto entry = read_whole_file(base.string() + ".entry");
   if (!entry || entry->empty()) return std::nullopt;
   CachedCode code;
-  code.entry = *entry;
+  for (std::size_t at = 0; at < entry->size();) {
+    const std::size_t end = std::min(entry->find('\n', at), entry->size());
+    code.entries.push_back(entry->substr(at, end - at));
+    at = end + 1;
+  }
   if (auto ptx = read_whole_file(base.string() + ".ptx")) code.ptx = std::move(*ptx);
   if (auto cubin = read_whole_file(base.string() + ".cubin")) code.cubin = std::move(*cubin);
+  if (auto compiler = read_whole_file(base.string() + ".compiler")) code.compiler = std::move(*compiler);
   if (code.ptx.empty() && code.cubin.empty()) return std::nullopt;
   return code;
 }
@@ -76,9 +82,25 @@ std::string CodeCache::store(const std::string& key, const CachedCode& code) con
   fs::create_directories(dir_, error);
   if (error) return "cannot make the cache folder " + dir_ + ": " + error.message();
   const fs::path base = fs::path(dir_) / key;
+  std::string entries;
+  for (const auto& e : code.entries) entries += (entries.empty() ? "" : "\n") + e;
   if ((!code.ptx.empty() && !write_whole(base.string() + ".ptx", code.ptx)) ||
       (!code.cubin.empty() && !write_whole(base.string() + ".cubin", code.cubin)) ||
-      !write_whole(base.string() + ".entry", code.entry)) {
+      !write_whole(base.string() + ".compiler", code.compiler) ||
+      !write_whole(base.string() + ".entry", entries)) {
+    return "cannot write to the cache folder " + dir_;
+  }
+  return "";
+}
+
+std::string CodeCache::built(const std::string& variant_key) const {
+  if (dir_.empty()) return "";
+  return read_whole_file((fs::path(dir_) / (variant_key + ".built")).string()).value_or("");
+}
+
+std::string CodeCache::mark_built(const std::string& variant_key, const std::string& key) const {
+  if (dir_.empty()) return "no cache folder (set KBENCH_CACHE_DIR, XDG_CACHE_HOME or HOME)";
+  if (!write_whole(fs::path(dir_) / (variant_key + ".built"), key)) {
     return "cannot write to the cache folder " + dir_;
   }
   return "";

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kb {
 
@@ -19,9 +20,10 @@ std::string kernel_cache_dir();
 std::string make_kernel_cache_dir();
 
 struct CachedCode {
-  std::string entry;  // the kernel's symbol
-  std::string ptx;    // the PTX the compiler wrote
-  std::string cubin;  // machine code; empty for a virtual architecture
+  std::vector<std::string> entries;  // each launch's kernel symbol
+  std::string ptx;       // the PTX the compiler wrote (NVRTC's); empty from nvcc
+  std::string cubin;     // machine code; empty for a virtual architecture
+  std::string compiler;  // how it was made, for the rows (kernel_compiler)
 };
 
 class CodeCache {
@@ -32,6 +34,12 @@ class CodeCache {
   std::optional<CachedCode> find(const std::string& key) const;
   // "" once stored; otherwise why not (the folder cannot be made or written).
   std::string store(const std::string& key, const CachedCode& code) const;
+
+  // Which entry holds a variant's code: the compile step writes it once the code is stored, the
+  // worker (which runs no compiler, so cannot know the compiler's version that is part of the
+  // code's key) reads it. "" when there is none.
+  std::string built(const std::string& variant_key) const;
+  std::string mark_built(const std::string& variant_key, const std::string& key) const;
 
  private:
   std::string dir_;

@@ -53,44 +53,47 @@ LoadedKernel::LoadedKernel(const KernelManifest& m, const BuiltKernel& built) {
     throw KernelBuildError("cannot load the " + std::string(format_name(m.format)) + " (" +
                            cuda_text(loaded) + ")" + (log.empty() ? "" : ": " + first_errors(log)));
   }
-  if (const cudaError_t found = cudaLibraryGetKernel(&kernel_, library_, built.entry.c_str());
-      found != cudaSuccess) {
-    cudaGetLastError();
-    const std::string names = kernel_names(library_);
+  const auto fail = [&](const std::string& why) {
     cudaLibraryUnload(library_);
     library_ = nullptr;
-    throw KernelBuildError("no kernel '" + built.entry + "' in the " + format_name(m.format) +
-                           " (its kernels: " + names + ")");
-  }
-  cudaFuncAttributes attributes{};
-  if (cudaFuncGetAttributes(&attributes, function()) == cudaSuccess) {
-    static_shared_ = static_cast<int>(attributes.sharedSizeBytes);
-    max_threads_ = attributes.maxThreadsPerBlock;
-  }
-  cudaGetLastError();
-  // The parameters as the driver knows them: offset and size of each, until an index is past
-  // the last. A driver that cannot tell leaves the check to the PTX, where there is one.
-  std::vector<KernelParam> params;
-  bool told = true;
-  for (std::size_t i = 0; i < 4096; ++i) {
-    std::size_t offset = 0, size = 0;
-    const cudaError_t status = cudaFuncGetParamInfo(function(), i, &offset, &size);
-    if (status == cudaErrorInvalidValue) break;
-    if (status != cudaSuccess) {
-      told = false;
-      break;
+    throw KernelBuildError(why);
+  };
+  for (std::size_t step = 0; step < built.entries.size(); ++step) {
+    const std::string& entry = built.entries[step];
+    const std::string prefix =
+        built.entries.size() > 1 ? "launches[" + std::to_string(step) + "]: " : "";
+    Kernel k;
+    if (cudaLibraryGetKernel(&k.kernel, library_, entry.c_str()) != cudaSuccess) {
+      cudaGetLastError();
+      fail(prefix + "no kernel '" + entry + "' in the " + format_name(m.format) +
+           " (its kernels: " + kernel_names(library_) + ")");
     }
-    params.push_back({size, '?'});
-  }
-  cudaGetLastError();
-  if (told) {
-    params_checked_ = true;
-    const std::string mismatch = compare_params(m, params, "as the driver reads it");
-    if (!mismatch.empty()) {
-      cudaLibraryUnload(library_);
-      library_ = nullptr;
-      throw KernelBuildError("parameters: " + mismatch);
+    const void* function = reinterpret_cast<const void*>(k.kernel);
+    cudaFuncAttributes attributes{};
+    if (cudaFuncGetAttributes(&attributes, function) == cudaSuccess) {
+      k.static_shared = static_cast<int>(attributes.sharedSizeBytes);
     }
+    cudaGetLastError();
+    // The parameters as the driver knows them: offset and size of each, until an index is past
+    // the last. A driver that cannot tell leaves the check to the PTX or the cubin.
+    std::vector<KernelParam> params;
+    bool told = true;
+    for (std::size_t i = 0; i < 4096; ++i) {
+      std::size_t offset = 0, size = 0;
+      const cudaError_t status = cudaFuncGetParamInfo(function, i, &offset, &size);
+      if (status == cudaErrorInvalidValue) break;
+      if (status != cudaSuccess) {
+        told = false;
+        break;
+      }
+      params.push_back({size, '?'});
+    }
+    cudaGetLastError();
+    if (told) {
+      const std::string mismatch = compare_params(m.launches[step], params, "as the driver reads it");
+      if (!mismatch.empty()) fail(prefix + "parameters: " + mismatch);
+    }
+    kernels_.push_back(k);
   }
 }
 
@@ -127,18 +130,19 @@ std::uint64_t arch_max_shared_bytes(const std::string& arch) {
   }
 }
 
-std::string fit_shared_memory(const LoadedKernel& kernel, std::uint64_t dynamic_bytes,
-                              int device) {
+std::string fit_shared_memory(const LoadedKernel& kernel, std::size_t launch,
+                              std::uint64_t dynamic_bytes, int device) {
   const std::uint64_t limit = static_cast<std::uint64_t>(max_shared_bytes(device));
-  const std::uint64_t total = dynamic_bytes + static_cast<std::uint64_t>(kernel.static_shared_bytes());
+  const std::uint64_t total =
+      dynamic_bytes + static_cast<std::uint64_t>(kernel.static_shared_bytes(launch));
   if (limit > 0 && total > limit) {
     return "shared memory: " + std::to_string(dynamic_bytes) + " dynamic + " +
-           std::to_string(kernel.static_shared_bytes()) + " static bytes per block, above the "
+           std::to_string(kernel.static_shared_bytes(launch)) + " static bytes per block, above the "
            "device's limit of " + std::to_string(limit);
   }
   constexpr std::uint64_t kDefaultDynamicLimit = 48 * 1024;
   if (dynamic_bytes > kDefaultDynamicLimit) {
-    const cudaError_t set = cudaFuncSetAttribute(kernel.function(),
+    const cudaError_t set = cudaFuncSetAttribute(kernel.function(launch),
                                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(dynamic_bytes));
     if (set != cudaSuccess) {

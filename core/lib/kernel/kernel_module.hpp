@@ -12,31 +12,33 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kb {
 
 class LoadedKernel {
  public:
-  // Loads `built` (a PTX is JIT-compiled by the driver, its error log kept), finds its entry and
-  // holds its parameters to the manifest's where the driver tells them (cudaFuncGetParamInfo).
-  // Throws KernelBuildError.
+  // Loads `built` (a PTX is JIT-compiled by the driver, its error log kept), finds each launch's
+  // kernel and holds its parameters to the manifest's where the driver tells them
+  // (cudaFuncGetParamInfo). Throws KernelBuildError.
   LoadedKernel(const KernelManifest& manifest, const BuiltKernel& built);
   ~LoadedKernel();
   LoadedKernel(const LoadedKernel&) = delete;
   LoadedKernel& operator=(const LoadedKernel&) = delete;
 
-  cudaKernel_t kernel() const { return kernel_; }
-  const void* function() const { return reinterpret_cast<const void*>(kernel_); }
-  int static_shared_bytes() const { return static_shared_; }
-  int max_threads() const { return max_threads_; }
-  bool params_checked() const { return params_checked_; }
+  std::size_t count() const { return kernels_.size(); }  // one per launch
+  const void* function(std::size_t launch) const {
+    return reinterpret_cast<const void*>(kernels_[launch].kernel);
+  }
+  int static_shared_bytes(std::size_t launch) const { return kernels_[launch].static_shared; }
 
  private:
+  struct Kernel {
+    cudaKernel_t kernel = nullptr;
+    int static_shared = 0;
+  };
   cudaLibrary_t library_ = nullptr;
-  cudaKernel_t kernel_ = nullptr;
-  int static_shared_ = 0;
-  int max_threads_ = 0;
-  bool params_checked_ = false;
+  std::vector<Kernel> kernels_;
 };
 
 // The most shared memory a block may have on `device` (opted in), in bytes.
@@ -50,6 +52,7 @@ std::uint64_t arch_max_shared_bytes(const std::string& arch);
 // Why the launch cannot have the shared memory it asks for (its dynamic bytes and the kernel's
 // static ones above the device's limit); "" when it can. Raises the kernel's dynamic limit where
 // the launch needs more than the default 48 KiB.
-std::string fit_shared_memory(const LoadedKernel& kernel, std::uint64_t dynamic_bytes, int device);
+std::string fit_shared_memory(const LoadedKernel& kernel, std::size_t launch,
+                              std::uint64_t dynamic_bytes, int device);
 
 }  // namespace kb

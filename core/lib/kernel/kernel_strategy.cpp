@@ -1,6 +1,7 @@
 #include "kernel/kernel_strategy.hpp"
 
 #include "case/case_spec.hpp"
+#include "kernel/result_copy.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
 #include "util/seconds_since.hpp"
@@ -59,13 +60,31 @@ struct KernelFileStrategy::Variant {
   std::string error;
 };
 
-struct KernelFileStrategy::CaseState {
+// One launch of a case, ready to go.
+struct LaunchState {
   const void* function = nullptr;
   KernelLaunch launch;
   std::vector<std::array<unsigned char, 8>> slots;
   std::vector<void*> args;
+};
+
+// A result the launches leave in a buffer of the strategy's, copied into the family's output.
+struct ResultCopy {
+  const void* from = nullptr;
+  kb_dtype from_type = KB_DTYPE_NONE;
+  void* to = nullptr;
+  kb_dtype to_type = KB_DTYPE_NONE;
+  std::uint64_t count = 0;
+};
+
+struct KernelFileStrategy::CaseState {
+  std::vector<LaunchState> launches;
   std::vector<void*> scratch;
   std::vector<std::pair<void*, std::size_t>> zero_each_launch;
+  std::vector<ResultCopy> results;
+  ~CaseState() {
+    for (void* p : scratch) cudaFree(p);
+  }
 };
 
 KernelFileStrategy::KernelFileStrategy(std::shared_ptr<const KernelManifest> manifest, int device,
@@ -105,7 +124,8 @@ KernelFileStrategy::Variant& KernelFileStrategy::variant(const CaseRequest& requ
   if (!slot) {
     slot = std::make_unique<Variant>();
     try {
-      slot->built = std::make_unique<BuiltKernel>(build_kernel(*manifest_, v, target_, cache_));
+      // Never a compiler here: the code the compile step built before the run, or the file's.
+      slot->built = std::make_unique<BuiltKernel>(load_built_kernel(*manifest_, v, target_, cache_));
       slot->loaded = std::make_unique<LoadedKernel>(*manifest_, *slot->built);
     } catch (const KernelBuildError& e) {
       slot->error = e.what();
@@ -117,8 +137,39 @@ KernelFileStrategy::Variant& KernelFileStrategy::variant(const CaseRequest& requ
 std::string KernelFileStrategy::compiler(const CaseRequest& request) {
   const Variant& v = variant(request);
   if (!v.built) return "";
-  return v.built->compiler + ", entry " + v.built->entry;
+  std::string entries;
+  for (const auto& e : v.built->entries) entries += (entries.empty() ? "" : ", ") + e;
+  return v.built->compiler + ", entr" + (v.built->entries.size() == 1 ? "y " : "ies ") + entries;
 }
+
+namespace {
+
+void store_argument(const KernelArg& a, const KernelLaunch::Value& value, void* pointer,
+                    std::array<unsigned char, 8>& slot) {
+  switch (a.type) {
+    case ArgType::pointer: std::memcpy(slot.data(), &pointer, sizeof pointer); break;
+    case ArgType::i32: {
+      const auto x = static_cast<std::int32_t>(value.integer);
+      std::memcpy(slot.data(), &x, sizeof x);
+      break;
+    }
+    case ArgType::u32: {
+      const auto x = static_cast<std::uint32_t>(value.integer);
+      std::memcpy(slot.data(), &x, sizeof x);
+      break;
+    }
+    case ArgType::i64:
+    case ArgType::u64: std::memcpy(slot.data(), &value.integer, sizeof value.integer); break;
+    case ArgType::f32: {
+      const auto x = static_cast<float>(value.real);
+      std::memcpy(slot.data(), &x, sizeof x);
+      break;
+    }
+    case ArgType::f64: std::memcpy(slot.data(), &value.real, sizeof value.real); break;
+  }
+}
+
+}  // namespace
 
 kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffers, void** state,
                                       kb_message* message) {
@@ -135,36 +186,36 @@ kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffer
     return KB_ERROR;
   }
   auto s = std::make_unique<CaseState>();
-  s->function = v.loaded->function();
+  std::vector<KernelLaunch> launches;
   try {
-    s->launch = kernel_launch(m, r, self->sms_);
+    launches = kernel_launches(m, r, self->sms_);
   } catch (const InputError& e) {
     say(message, e.what());
     return KB_UNSUPPORTED;
   }
-  if (const std::string why = fit_shared_memory(*v.loaded, s->launch.shared_bytes, self->device_);
-      !why.empty()) {
-    say(message, why);
-    return KB_ERROR;
-  }
-  const auto release_scratch = [&] {
-    for (void* p : s->scratch) cudaFree(p);
-    s->scratch.clear();
-  };
-  s->slots.assign(m.args.size(), {});
-  for (std::size_t i = 0; i < m.args.size(); ++i) {
-    const KernelArg& a = m.args[i];
-    const KernelLaunch::Value& value = s->launch.values[i];
-    auto& slot = s->slots[i];
-    void* pointer = nullptr;
-    switch (a.role) {
-      case ArgRole::input:
-      case ArgRole::output: {
+  std::map<std::string, std::pair<void*, std::size_t>> named;  // scratch buffers by name
+  for (std::size_t step = 0; step < launches.size(); ++step) {
+    const KernelStep& spec = m.launches[step];
+    const std::string prefix = launches.size() > 1 ? "launches[" + std::to_string(step) + "] " : "";
+    LaunchState& l = s->launches.emplace_back();
+    l.function = v.loaded->function(step);
+    l.launch = launches[step];
+    if (const std::string why =
+            fit_shared_memory(*v.loaded, step, l.launch.shared_bytes, self->device_);
+        !why.empty()) {
+      say(message, prefix + why);
+      return KB_ERROR;
+    }
+    l.slots.assign(spec.args.size(), {});
+    for (std::size_t i = 0; i < spec.args.size(); ++i) {
+      const KernelArg& a = spec.args[i];
+      const KernelLaunch::Value& value = l.launch.values[i];
+      void* pointer = nullptr;
+      if (a.role == ArgRole::input || a.role == ArgRole::output) {
         const bool input = a.role == ArgRole::input;
         const std::uint32_t count = input ? buffers->input_count : buffers->output_count;
         if (static_cast<std::uint32_t>(a.index) >= count) {
-          release_scratch();
-          say(message, a.describe(i) + ": the " + m.family + " family gives " +
+          say(message, prefix + a.describe(i) + ": the " + m.family + " family gives " +
                            std::to_string(count) + (input ? " input" : " output") +
                            (count == 1 ? "" : "s"));
           return KB_ERROR;
@@ -174,15 +225,28 @@ kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffer
         if (a.zero == ZeroWhen::each_launch) {
           s->zero_each_launch.emplace_back(pointer, static_cast<std::size_t>(operand.bytes));
         }
-        break;
-      }
-      case ArgRole::scratch: {
-        const auto bytes = static_cast<std::size_t>(value.integer);
+      } else if (a.role == ArgRole::scratch && a.shared) {
+        pointer = named.at(a.name).first;
+      } else if (a.role == ArgRole::scratch) {
+        const kb_operand* result =
+            a.result_of >= 0 && static_cast<std::uint32_t>(a.result_of) < buffers->output_count
+                ? &buffers->outputs[a.result_of]
+                : nullptr;
+        if (a.result_of >= 0 && result == nullptr) {
+          say(message, prefix + a.describe(i) + ": the " + m.family + " family has no output " +
+                           std::to_string(a.result_of));
+          return KB_ERROR;
+        }
+        const kb_dtype element = a.result_type != KB_DTYPE_NONE ? a.result_type : r.dtype;
+        // An output of the kernel's own is sized in elements: given, or the family's count.
+        const std::uint64_t bytes =
+            a.sized_by_result ? result->count * dtype_bytes(element)
+            : a.bytes_in_elements ? static_cast<std::uint64_t>(value.integer) * dtype_bytes(element)
+                                  : static_cast<std::uint64_t>(value.integer);
         if (bytes > 0) {
           if (const cudaError_t e = cudaMalloc(&pointer, bytes); e != cudaSuccess) {
             cudaGetLastError();
-            release_scratch();
-            say(message, a.describe(i) + ": cudaMalloc of " + std::to_string(bytes) +
+            say(message, prefix + a.describe(i) + ": cudaMalloc of " + std::to_string(bytes) +
                              " bytes: " + cuda_text(e));
             return KB_OOM;
           }
@@ -190,35 +254,30 @@ kb_status KernelFileStrategy::prepare(const kb_case* c, const kb_buffers* buffer
           if (a.zero == ZeroWhen::once) cudaMemset(pointer, 0, bytes);
           if (a.zero == ZeroWhen::each_launch) s->zero_each_launch.emplace_back(pointer, bytes);
         }
-        break;
+        if (a.name != "scratch") named[a.name] = {pointer, bytes};
+        if (result != nullptr) {
+          if (!result_copy_allowed(element, result->dtype)) {
+            say(message, prefix + a.describe(i) + ": its " + dtype_name(element) +
+                             " result cannot become the family's " + dtype_name(result->dtype) +
+                             " output (only the same type or a wider one of its kind)");
+            return KB_ERROR;
+          }
+          const auto at = static_cast<std::uint64_t>(value.real);
+          if ((at + result->count) * dtype_bytes(element) > bytes) {
+            say(message, prefix + a.describe(i) + ": " + std::to_string(bytes) + " bytes hold no " +
+                             std::to_string(result->count) + " results from element " +
+                             std::to_string(at));
+            return KB_ERROR;
+          }
+          s->results.push_back({static_cast<const char*>(pointer) + at * dtype_bytes(element),
+                                element, result->data, result->dtype, result->count});
+        }
       }
-      default: break;
+      store_argument(a, value, pointer, l.slots[i]);
     }
-    switch (a.type) {
-      case ArgType::pointer: std::memcpy(slot.data(), &pointer, sizeof pointer); break;
-      case ArgType::i32: {
-        const auto x = static_cast<std::int32_t>(value.integer);
-        std::memcpy(slot.data(), &x, sizeof x);
-        break;
-      }
-      case ArgType::u32: {
-        const auto x = static_cast<std::uint32_t>(value.integer);
-        std::memcpy(slot.data(), &x, sizeof x);
-        break;
-      }
-      case ArgType::i64:
-      case ArgType::u64: std::memcpy(slot.data(), &value.integer, sizeof value.integer); break;
-      case ArgType::f32: {
-        const auto x = static_cast<float>(value.real);
-        std::memcpy(slot.data(), &x, sizeof x);
-        break;
-      }
-      case ArgType::f64: std::memcpy(slot.data(), &value.real, sizeof value.real); break;
-    }
+    for (auto& slot : l.slots) l.args.push_back(slot.data());
   }
-  for (auto& slot : s->slots) s->args.push_back(slot.data());
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
-    release_scratch();
     say(message, "zeroing scratch: " + cuda_text(e));
     return KB_ERROR;
   }
@@ -236,45 +295,56 @@ kb_status KernelFileStrategy::run(void* state, const kb_case*, const kb_buffers*
       return KB_ERROR;
     }
   }
-  const KernelLaunch& l = s->launch;
-  cudaLaunchConfig_t launch{};
-  launch.gridDim = dim3(l.grid[0], l.grid[1], l.grid[2]);
-  launch.blockDim = dim3(l.block[0], l.block[1], l.block[2]);
-  launch.dynamicSmemBytes = static_cast<std::size_t>(l.shared_bytes);
-  launch.stream = st;
-  cudaLaunchAttribute cluster[1];
-  if (l.clustered) {
-    cluster[0].id = cudaLaunchAttributeClusterDimension;
-    cluster[0].val.clusterDim.x = l.cluster[0];
-    cluster[0].val.clusterDim.y = l.cluster[1];
-    cluster[0].val.clusterDim.z = l.cluster[2];
-    launch.attrs = cluster;
-    launch.numAttrs = 1;
+  for (std::size_t step = 0; step < s->launches.size(); ++step) {
+    LaunchState& ls = s->launches[step];
+    const KernelLaunch& l = ls.launch;
+    cudaLaunchConfig_t launch{};
+    launch.gridDim = dim3(l.grid[0], l.grid[1], l.grid[2]);
+    launch.blockDim = dim3(l.block[0], l.block[1], l.block[2]);
+    launch.dynamicSmemBytes = static_cast<std::size_t>(l.shared_bytes);
+    launch.stream = st;
+    cudaLaunchAttribute cluster[1];
+    if (l.clustered) {
+      cluster[0].id = cudaLaunchAttributeClusterDimension;
+      cluster[0].val.clusterDim.x = l.cluster[0];
+      cluster[0].val.clusterDim.y = l.cluster[1];
+      cluster[0].val.clusterDim.z = l.cluster[2];
+      launch.attrs = cluster;
+      launch.numAttrs = 1;
+    }
+    if (const cudaError_t e = cudaLaunchKernelExC(&launch, ls.function, ls.args.data());
+        e != cudaSuccess) {
+      cudaGetLastError();
+      say(message, std::string(s->launches.size() > 1 ? "launches[" + std::to_string(step) + "]: " : "") +
+                       "cudaLaunchKernelExC: " + cuda_text(e) + " (grid " + dims_text(l.grid) +
+                       ", block " + dims_text(l.block) + ", " + std::to_string(l.shared_bytes) +
+                       " bytes of dynamic shared memory" +
+                       (l.clustered ? ", cluster " + dims_text(l.cluster) : "") + ")");
+      return KB_ERROR;
+    }
   }
-  if (const cudaError_t e = cudaLaunchKernelExC(&launch, s->function, s->args.data());
-      e != cudaSuccess) {
-    cudaGetLastError();
-    say(message, "cudaLaunchKernelExC: " + cuda_text(e) + " (grid " + dims_text(l.grid) +
-                     ", block " + dims_text(l.block) + ", " + std::to_string(l.shared_bytes) +
-                     " bytes of dynamic shared memory" +
-                     (l.clustered ? ", cluster " + dims_text(l.cluster) : "") + ")");
-    return KB_ERROR;
+  std::uint32_t kernels = static_cast<std::uint32_t>(s->launches.size());
+  for (const ResultCopy& copy : s->results) {
+    if (const std::string why = copy_result(copy.from, copy.from_type, copy.to, copy.to_type,
+                                            copy.count, st);
+        !why.empty()) {
+      say(message, why);
+      return KB_ERROR;
+    }
+    if (copy.from_type != copy.to_type) ++kernels;
   }
   if (config != nullptr) {
+    const KernelLaunch& first = s->launches.front().launch;
     for (int i = 0; i < 3; ++i) {
-      config->grid[i] = l.grid[i];
-      config->block[i] = l.block[i];
+      config->grid[i] = first.grid[i];
+      config->block[i] = first.block[i];
     }
-    config->kernels = 1;
+    config->kernels = kernels;
   }
   return KB_OK;
 }
 
-void KernelFileStrategy::release(void* state) {
-  auto* s = static_cast<CaseState*>(state);
-  for (void* p : s->scratch) cudaFree(p);
-  delete s;
-}
+void KernelFileStrategy::release(void* state) { delete static_cast<CaseState*>(state); }
 
 KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseRequest>& cases,
                               int device, const CodeCache& cache,
@@ -334,6 +404,7 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     for (std::size_t i = 0; i < variants.size(); ++i) {
       try {
+        compile_for_device(m, variants[i], target, cache, *built[i]);
         loaded[i] = std::make_unique<LoadedKernel>(m, *built[i]);
       } catch (const KernelBuildError& e) {
         throw KernelBuildError(std::string(e.what()) + " [" +
@@ -343,42 +414,52 @@ KernelCheck check_kernel_file(const KernelManifest& m, const std::vector<CaseReq
   }
   KernelCheck check;
   for (std::size_t i = 0; i < cases.size(); ++i) {
-    KernelLaunch launch;
+    std::vector<KernelLaunch> launches;
     try {
-      launch = kernel_launch(m, cases[i], sms);
+      launches = kernel_launches(m, cases[i], sms);
     } catch (const InputError& e) {
       check.unsupported[i] = e.what();
       continue;
     }
-    std::string why;
-    if (loaded[variant_of_case[i]]) {
-      why = fit_shared_memory(*loaded[variant_of_case[i]], launch.shared_bytes, device);
-    } else if (const std::uint64_t limit = arch_max_shared_bytes(target.arch);
-               limit > 0 && launch.shared_bytes > limit) {
-      // No device to ask: the architecture's limit (the kernel's static bytes are the load's).
-      why = "shared memory: " + std::to_string(launch.shared_bytes) +
-            " dynamic bytes per block, above the " + std::to_string(limit) + " a block of " +
-            target.arch + " may have";
-    }
-    if (!why.empty()) {
-      throw KernelBuildError(why + " [" + variant_text(cases[i]) + " " +
-                             format_extent(cases[i].shape) + "]");
+    for (std::size_t step = 0; step < launches.size(); ++step) {
+      const KernelLaunch& launch = launches[step];
+      std::string why;
+      if (loaded[variant_of_case[i]]) {
+        why = fit_shared_memory(*loaded[variant_of_case[i]], step, launch.shared_bytes, device);
+      } else if (const std::uint64_t limit = arch_max_shared_bytes(target.arch);
+                 limit > 0 && launch.shared_bytes > limit) {
+        // No device to ask: the architecture's limit (the kernel's static bytes are the load's).
+        why = "shared memory: " + std::to_string(launch.shared_bytes) +
+              " dynamic bytes per block, above the " + std::to_string(limit) + " a block of " +
+              target.arch + " may have";
+      }
+      if (!why.empty()) {
+        throw KernelBuildError((launches.size() > 1 ? "launches[" + std::to_string(step) + "]: " : "") +
+                               why + " [" + variant_text(cases[i]) + " " +
+                               format_extent(cases[i].shape) + "]");
+      }
     }
   }
   std::size_t compiled = 0, cached = 0;
   std::string cache_note;
   for (const auto& b : built) {
-    if (m.format != KernelFormat::source) continue;
-    (b->cached ? cached : compiled) += 1;
     if (cache_note.empty()) cache_note = b->cache_note;
+    if (m.format == KernelFormat::source) (b->cached ? cached : compiled) += 1;
   }
   check.summary = m.name + ": " + std::to_string(variants.size()) + " variant" +
                   (variants.size() == 1 ? "" : "s");
-  if (m.format == KernelFormat::source) {
+  // nvcc makes machine code: for the build's architecture where there is no device.
+  std::string built_arch = target.arch;
+  if (!built.empty() && built.front()->compiler.rfind("nvcc", 0) == 0 &&
+      built_arch.rfind("compute_", 0) == 0) {
+    built_arch = "sm_" + built_arch.substr(8);
+  }
+  if (m.format == KernelFormat::source && !built.empty()) {
     check.summary += " (" + std::to_string(compiled) + " compiled, " + std::to_string(cached) +
-                     " from the cache " + (cache.dir().empty() ? "(none)" : cache.dir()) + ") in " +
+                     " from the cache " + (cache.dir().empty() ? "(none)" : cache.dir()) + ") by " +
+                     built.front()->compiler.substr(0, built.front()->compiler.find(' ')) + " in " +
                      fixed_text(seconds, 2) + " s on " + std::to_string(threads) + " thread" +
-                     (threads == 1 ? "" : "s") + " for " + target.arch;
+                     (threads == 1 ? "" : "s") + " for " + built_arch;
   }
   check.summary += target.device ? ", loaded on device " + std::to_string(device)
                                  : ", not loaded (no CUDA device)";

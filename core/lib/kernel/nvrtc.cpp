@@ -104,7 +104,7 @@ const Nvrtc* Nvrtc::instance(std::string* why) {
 
 Nvrtc::Result Nvrtc::compile(const std::string& source, const std::string& name,
                              const std::vector<std::string>& options,
-                             const std::string& expression) const {
+                             const std::vector<std::string>& expressions) const {
   Result result;
   nvrtcProgram program = nullptr;
   if (nvrtcResult r = api_->create(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr);
@@ -112,7 +112,7 @@ Nvrtc::Result Nvrtc::compile(const std::string& source, const std::string& name,
     result.log = std::string("nvrtcCreateProgram: ") + api_->error_string(r);
     return result;
   }
-  api_->add_name(program, expression.c_str());
+  for (const auto& expression : expressions) api_->add_name(program, expression.c_str());
   std::vector<const char*> argv;
   for (const auto& option : options) argv.push_back(option.c_str());
   const nvrtcResult compiled =
@@ -128,9 +128,14 @@ Nvrtc::Result Nvrtc::compile(const std::string& source, const std::string& name,
     api_->destroy(&program);
     return result;
   }
-  const char* lowered = nullptr;
-  if (api_->lowered(program, expression.c_str(), &lowered) == NVRTC_SUCCESS && lowered) {
-    result.lowered = lowered;
+  std::string missing;
+  for (const auto& expression : expressions) {
+    const char* lowered = nullptr;
+    if (api_->lowered(program, expression.c_str(), &lowered) == NVRTC_SUCCESS && lowered) {
+      result.lowered.push_back(lowered);
+    } else if (missing.empty()) {
+      missing = expression;
+    }
   }
   if (api_->ptx_size(program, &size) == NVRTC_SUCCESS && size > 0) {
     result.ptx.resize(size);
@@ -142,9 +147,9 @@ Nvrtc::Result Nvrtc::compile(const std::string& source, const std::string& name,
     api_->cubin(program, &result.cubin[0]);
   }
   api_->destroy(&program);
-  result.ok = !result.lowered.empty();
+  result.ok = missing.empty();
   if (!result.ok) {
-    result.log = "'" + expression + "' names no __global__ function of the source" +
+    result.log = "'" + missing + "' names no __global__ function of the source" +
                  (result.log.empty() ? "" : ": " + result.log);
   }
   return result;

@@ -20,12 +20,14 @@ class Nvrtc {
     std::string log;      // the compiler's messages
     std::string ptx;      // PTX (always produced)
     std::string cubin;    // machine code, when compiled for a real architecture (sm_XX)
-    std::string lowered;  // the name expression's symbol ("_Z15transpose_tiledIfLi32ELi8EEvPKT_PS0_ii")
+    // Each name expression's symbol ("_Z15transpose_tiledIfLi32ELi8EEvPKT_PS0_ii").
+    std::vector<std::string> lowered;
   };
-  // Compiles `source` (named `name` in messages) with `options`, asking for the symbol of
-  // `expression` (a kernel name or a template instance, "transpose_tiled<float, 32, 8>").
+  // Compiles `source` (named `name` in messages) with `options`, asking for the symbol of each
+  // of `expressions` (a kernel name or a template instance, "transpose_tiled<float, 32, 8>").
   Result compile(const std::string& source, const std::string& name,
-                 const std::vector<std::string>& options, const std::string& expression) const;
+                 const std::vector<std::string>& options,
+                 const std::vector<std::string>& expressions) const;
   const std::string& version() const { return version_; }  // "13.0"
 
   struct Api;

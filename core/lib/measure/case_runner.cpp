@@ -70,17 +70,20 @@ constexpr double kSlowLaunchUs = 5000;
 
 // What a launch on slightly changed inputs, timed as the samples were but alone, may take beside
 // their median before the timed launches are judged to have done less: what the device gains per
-// launch back to back (where a sample holds several), the samples' own spread (the 10th to the
-// 90th percentile), at least 5% of the median, and a timer's tick. A memo that saves a third of a
-// 10 us kernel shows. Without samples (a profile), four times the median and 50 us.
+// launch back to back (where a sample holds several); what a launch pays for following the
+// referee's work (another context on the GPU, a host that waited), as the checked samples paid it,
+// at most half the median and 10 us (a launch alone on a host: the median and 20 us); the samples'
+// own spread (the 10th to the 90th percentile), at least 5% of the median; and a timer's tick. A
+// memo that saves a third of a 10 us kernel shows. Without samples (a profile), four times the
+// median and 50 us.
 constexpr double kChangedInputsSpread = 0.05;
 constexpr double kChangedInputsSlackUs = 0.5;
 constexpr double kChangedInputsFallback = 4;
 constexpr double kChangedInputsFallbackUs = 50;
-// A host strategy's launch after the worker waited on the referee for the draw starts with cold
-// caches, maybe on another core: half its median and 20 us more (a memo still misses by factors).
-constexpr double kChangedInputsHostRatio = 1.5;
-constexpr double kChangedInputsHostSlackUs = 20;
+constexpr double kRefereePenaltyRatio = 0.5;
+constexpr double kRefereePenaltyUs = 10;
+constexpr double kHostRefereePenaltyRatio = 1;
+constexpr double kHostRefereePenaltyUs = 20;
 // A slow try is tried again after a pause that doubles, so a hold-up of the host (a busy CI
 // machine, a virtual CPU descheduled) has passed by a later try: 7 tries span 63 ms of pauses. A
 // kept answer misses on every try, however they are spaced.
@@ -88,13 +91,14 @@ constexpr int kChangedInputsTries = 7;
 constexpr std::chrono::milliseconds kChangedInputsFirstPause{1};
 
 // The sample indices checked in a case: distinct, drawn from the case's check seed.
-double changed_inputs_limit(std::vector<double> samples, double median_us, double gain_us) {
+double changed_inputs_limit(std::vector<double> samples, double median_us, double gain_us,
+                            double penalty_us) {
   if (samples.size() < 2) return kChangedInputsFallback * median_us + kChangedInputsFallbackUs;
   std::sort(samples.begin(), samples.end());
   const auto at = [&](double q) {
     return samples[static_cast<std::size_t>(q * static_cast<double>(samples.size() - 1) + 0.5)];
   };
-  return median_us + std::max(gain_us, 0.0) +
+  return median_us + std::max(gain_us, 0.0) + penalty_us +
          std::max(at(0.9) - at(0.1), kChangedInputsSpread * median_us) + kChangedInputsSlackUs;
 }
 
@@ -230,6 +234,18 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
     sampling.samples.push_back(us);
   }
   return KB_OK;
+}
+
+double CaseRunner::referee_penalty_us(const Sampling& sampling, double median_us) const {
+  if (sampling.poisoned_us.empty()) return 0;
+  std::vector<double> alone = sampling.single_us;
+  if (sampling.launches == 1) alone.insert(alone.end(), sampling.samples.begin(), sampling.samples.end());
+  if (alone.empty()) return 0;
+  const double paid = *std::min_element(sampling.poisoned_us.begin(), sampling.poisoned_us.end()) -
+                      *std::min_element(alone.begin(), alone.end());
+  const double most = cuda() ? kRefereePenaltyRatio * median_us + kRefereePenaltyUs
+                             : kHostRefereePenaltyRatio * median_us + kHostRefereePenaltyUs;
+  return std::clamp(paid, 0.0, most);
 }
 
 kb_status CaseRunner::unheld_host_time(const LaunchOnce& launch, kb_message& message,
@@ -376,7 +392,8 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
 }
 
 kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
-                              const std::vector<double>& samples, double gain_us, bool held, kb_message& message,
+                              const std::vector<double>& samples, double gain_us,
+                              double penalty_us, bool held, kb_message& message,
                               kb_verification& figures, Failure& failure) {
   // The outputs the last launch left, judged by the family (or the plugin's own verify).
   const auto judge = [&](const char* check, kb_verification& result) {
@@ -450,10 +467,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, dou
   // time); and a slow one is tried again, later, on inputs changed elsewhere: a kept answer misses
   // every time, a hold-up of the host passes (three tries in a row, a millisecond apart, once took
   // 7x the median of a 35 us CPU transpose on a CI machine running two tests at once).
-  const double limit_us =
-      cuda() ? changed_inputs_limit(samples, median_us, gain_us)
-             : std::max(changed_inputs_limit(samples, median_us, gain_us),
-                        kChangedInputsHostRatio * median_us + kChangedInputsHostSlackUs);
+  const double limit_us = changed_inputs_limit(samples, median_us, gain_us, penalty_us);
   double fastest_us = 0;
   auto pause = kChangedInputsFirstPause;
   std::chrono::milliseconds paused{0};
@@ -537,8 +551,9 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
       return s;
     }
     if (traced) {
-      result.cupti = CuptiFigures{traced->launch_us, traced->stream_us, traced->busiest_us,
-                                  traced->operations, traced->other_operations};
+      result.cupti = CuptiFigures{traced->launch_us,  traced->stream_us,
+                                  traced->busiest_us, traced->operations,
+                                  traced->other_operations, kernel_names_text(traced->kernels)};
     } else {
       result.cupti_unavailable = cupti_clock_->why_not();
     }
@@ -695,7 +710,8 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
   kb_verification figures{};
   if (failure.status == KB_OK &&
       (status = verdict(*test, launch, stats.median, sampling.samples,
-                        result.launch_gain_us.value_or(0), sampling.held, message, figures,
+                        result.launch_gain_us.value_or(0), referee_penalty_us(sampling, stats.median),
+                        sampling.held, message, figures,
                          failure)) !=
           KB_OK) {
     return finish(status, "verify");

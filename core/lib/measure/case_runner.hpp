@@ -88,11 +88,15 @@ class CaseRunner {
   // inputs, a checked launch, inputs left as drawn again, and a launch on new inputs over an
   // unpoisoned output; for a self-refereed one, its own verify.
   // `held`: the samples were held, and the launch timed against their median is too.
-  // The launch on changed inputs is held against the samples' median and spread, and `gain_us`,
-  // what the device gains per launch back to back where a sample holds several.
+  // The launch on changed inputs is held against the samples' median and spread, `gain_us`, what
+  // the device gains per launch back to back where a sample holds several, and `penalty_us`, what
+  // a launch pays for following the referee's work.
   kb_status verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
-                    const std::vector<double>& samples, double gain_us, bool held,
-                    kb_message& message, kb_verification& figures, Failure& failure);
+                    const std::vector<double>& samples, double gain_us, double penalty_us,
+                    bool held, kb_message& message, kb_verification& figures, Failure& failure);
+  // What the checked samples (each right after the referee's poison) took over the plain
+  // one-launch ones, bounded: the cost of a launch that follows the referee's work.
+  double referee_penalty_us(const Sampling& sampling, double median_us) const;
   // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
   // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
   // waited for the device (the sample is void).

@@ -2,7 +2,10 @@
 
 #include "device/cupti_library.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -38,7 +41,52 @@ CuptiTiming summarize_activity(const std::vector<DeviceActivity>& records, std::
   }
   timing.operations = operations / launches;
   timing.other_operations = other / launches;
+  std::vector<std::pair<std::string, double>> kernels;
+  for (const DeviceActivity& r : records) {
+    if (r.kind != DeviceActivity::Kind::kernel) continue;
+    const std::string name = readable_kernel_name(r.name);
+    auto at = std::find_if(kernels.begin(), kernels.end(),
+                           [&](const auto& k) { return k.first == name; });
+    if (at == kernels.end()) at = kernels.insert(kernels.end(), {name, 0.0});
+    at->second += 1.0 / launches;
+  }
+  timing.kernels = std::move(kernels);
   return timing;
+}
+
+std::string readable_kernel_name(const std::string& compiled) {
+  int failed = 0;
+  char* demangled = abi::__cxa_demangle(compiled.c_str(), nullptr, nullptr, &failed);
+  std::string name = failed == 0 && demangled != nullptr ? demangled : compiled;
+  std::free(demangled);
+  // The kernel's own name and its template arguments, not its parameters' types.
+  if (const auto open = name.rfind('('); open != std::string::npos && name.back() == ')') {
+    name.erase(open);
+  }
+  if (name.rfind("void ", 0) == 0) name.erase(0, 5);
+  constexpr std::size_t kLongest = 60;
+  if (const auto angle = name.find('<'); angle != std::string::npos && name.size() - angle > kLongest) {
+    name = name.substr(0, angle + kLongest) + "...>";
+  }
+  const bool cub = name.rfind("cub::", 0) == 0 || name.find("::cub::") != std::string::npos;
+  const bool cublas = name.find("cutlass") != std::string::npos ||
+                      name.find("xmma") != std::string::npos || name.find("gemmk") != std::string::npos ||
+                      name.rfind("ampere_", 0) == 0 || name.rfind("sm90_", 0) == 0 ||
+                      name.rfind("sm80_", 0) == 0 || name.rfind("gemv", 0) == 0 ||
+                      name.find("cublas") != std::string::npos;
+  if (cub) name += " [CUB]";
+  if (cublas) name += " [cuBLAS]";
+  return name;
+}
+
+std::string kernel_names_text(const std::vector<std::pair<std::string, double>>& kernels) {
+  std::string text;
+  for (const auto& [name, count] : kernels) {
+    char times[32];
+    std::snprintf(times, sizeof times, "x%g", count);
+    text += (text.empty() ? "" : "; ") + name + " " + times;
+  }
+  return text;
 }
 
 #if KBENCH_HAVE_CUPTI
@@ -78,17 +126,18 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        a = {DeviceActivity::Kind::kernel, k->start, k->end, k->streamId, 0};
+        a = {DeviceActivity::Kind::kernel, k->start, k->end, k->streamId, 0,
+             k->name != nullptr ? k->name : ""};
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        a = {DeviceActivity::Kind::memcpy, m->start, m->end, m->streamId, m->bytes};
+        a = {DeviceActivity::Kind::memcpy, m->start, m->end, m->streamId, m->bytes, ""};
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        a = {DeviceActivity::Kind::memset, m->start, m->end, m->streamId, m->bytes};
+        a = {DeviceActivity::Kind::memset, m->start, m->end, m->streamId, m->bytes, ""};
         break;
       }
       default: continue;

@@ -26,6 +26,10 @@ struct CuptiTiming {
   double busiest_us = 0;       // of the stream that had the most
   double operations = 0;       // kernels, copies and memsets, on every stream
   double other_operations = 0;  // of those, on another stream than the one given
+  // The kernels one launch ran, by name, each with how many times a launch ran it, in the order
+  // they first ran: "transpose_tile<float>x1; cub::DeviceReduceKernel<...>x1 [CUB]"
+  // (kernel_names_text).
+  std::vector<std::pair<std::string, double>> kernels;
 };
 
 // One record of device work, as the tracing delivered it.
@@ -34,7 +38,14 @@ struct DeviceActivity {
   std::uint64_t start_ns = 0, end_ns = 0;
   std::uint32_t stream = 0;
   std::uint64_t bytes = 0;  // copies and memsets
+  std::string name;         // a kernel's, as compiled (mangled)
 };
+
+// A kernel's name as people read it: demangled, template arguments beyond 60 characters cut, and
+// "[cuBLAS]" or "[CUB]" after a vendor library's kernel.
+std::string readable_kernel_name(const std::string& compiled);
+// The `kernels` column: "name x count" for each kernel of a launch, "; " between them.
+std::string kernel_names_text(const std::vector<std::pair<std::string, double>>& kernels);
 
 // The batch's figures from its records: `stream` is the given stream's CUPTI id, `launches` the
 // batch's launches; memsets of `flush_bytes` on the given stream are the cold-cache flushes

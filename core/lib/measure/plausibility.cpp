@@ -44,6 +44,10 @@ constexpr double kCuptiImpossible = 1.15;
 // of the held median, and tracing the samples themselves moved their medians as much (2026-11-25,
 // results/notes/cupti.md). A note needs more than that.
 constexpr double kCuptiAgreement = 0.10;
+// CUPTI counts the kernels' own time; the events also hold the GPU's gap before each kernel of a
+// launch that waits for the one before: 3.4 us before the second of reduce/cub's two kernels at
+// 2^24 on an H200.
+constexpr double kDependentKernelGapUs = 4.0;
 constexpr double kCuptiSlackUs = 1.0;
 // The host's clock around a synchronised launch holds the launch and more: below the events'
 // median by more than this, one of the two clocks lies. (Honest rows reach 0.93: an H100's clock
@@ -173,7 +177,7 @@ PlausibilityVerdict check_plausibility(const CaseTimings& t, const CaseLimits& l
           "than the one given (timed only where the launch waits for them)",
           t.cupti_other_operations, t.cupti_operations));
     }
-    const double gaps = std::max(1.0, t.cupti_operations) * kGapPerKernelUs;
+    const double gaps = kGapPerKernelUs + std::max(0.0, t.cupti_operations - 1) * kDependentKernelGapUs;
     if (t.cupti_us > (1 + kCuptiAgreement) * t.median_us + kTimerResolutionUs &&
         t.cupti_busiest_us <= kCuptiImpossible * t.median_us + kCuptiSlackUs) {
       verdict.notes.push_back(format(

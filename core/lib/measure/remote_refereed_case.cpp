@@ -1,6 +1,7 @@
 #include "measure/remote_refereed_case.hpp"
 
 #include "measure/launch.hpp"
+#include "measure/page_touch.hpp"
 #include "util/plugin_text.hpp"
 
 #include <kbench/support/error.hpp>
@@ -201,10 +202,11 @@ CheckAnswer RemoteRefereedCase::ask(const std::string& kind, const Record& field
   }
 }
 
-kb_status RemoteRefereedCase::poison(cudaStream_t, kb_message& message) {
+kb_status RemoteRefereedCase::poison(cudaStream_t stream, kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
   capturing_ = true;
-  return step("poison", {}, message);
+  if (const kb_status s = step("poison", {}, message); s) return s;
+  return rewarm(stream, message);
 }
 
 CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
@@ -213,9 +215,30 @@ CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
   return answer;
 }
 
-kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t, kb_message& message) {
+kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t stream,
+                                   kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
-  return step("draw", {{"purpose", std::to_string(purpose)}}, message);
+  if (const kb_status s = step("draw", {{"purpose", std::to_string(purpose)}}, message); s) {
+    return s;
+  }
+  return rewarm(stream, message);
+}
+
+kb_status RemoteRefereedCase::rewarm(cudaStream_t stream, kb_message& message) const {
+  if (strategy_.device != KB_DEVICE_CUDA) return KB_OK;
+  // The operands as mapped, not as handed: the strategy may have written over its copy.
+  kb_buffers mapped{};
+  mapped.input_count = static_cast<std::uint32_t>(inputs_.size());
+  mapped.output_count = static_cast<std::uint32_t>(outputs_.size());
+  for (std::size_t i = 0; i < inputs_.size(); ++i) mapped.inputs[i] = inputs_[i]->operand();
+  for (std::size_t i = 0; i < outputs_.size(); ++i) mapped.outputs[i] = outputs_[i]->operand();
+  try {
+    touch_pages(mapped, stream);
+    return KB_OK;
+  } catch (const Error& e) {
+    say(message, std::string("after the referee's work: ") + e.what());
+    return e.status();
+  }
 }
 
 CheckAnswer RemoteRefereedCase::inputs_unchanged(const char* who, cudaStream_t stream) {

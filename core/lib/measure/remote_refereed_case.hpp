@@ -43,6 +43,8 @@ class RemoteRefereedCase final : public CaseUnderTest {
   // The device idle and what it printed written out, so the referee reads what every launch
   // before left.
   kb_status settle(kb_message& message) const;
+  // The operands' pages touched after the referee worked on them (page_touch.hpp).
+  kb_status rewarm(cudaStream_t stream, kb_message& message) const;
   // A request that is answered `done` or `failed`.
   kb_status step(const std::string& kind, const Record& fields, kb_message& message) const;
   CheckAnswer ask(const std::string& kind, const Record& fields, cudaStream_t stream);

@@ -24,8 +24,9 @@ struct Function {
   const char* name;
   std::size_t min_args, max_args;  // max 0: any number from min_args
 };
-constexpr Function kFunctions[] = {{"cdiv", 2, 2},  {"round_up", 2, 2}, {"min", 1, 0},
-                                   {"max", 1, 0},   {"log2", 1, 1},     {"pow2", 1, 1}};
+constexpr Function kFunctions[] = {{"cdiv", 2, 2}, {"round_up", 2, 2}, {"min", 1, 0},
+                                   {"max", 1, 0},  {"log2", 1, 1},     {"pow2", 1, 1},
+                                   {"is_pow2", 1, 1}};
 
 const Function* find_function(const std::string& name) {
   for (const auto& f : kFunctions) {
@@ -65,10 +66,17 @@ class Parser {
     skip_space();
     const std::size_t n = std::char_traits<char>::length(token);
     if (text_.compare(at_, n, token) != 0) return false;
-    // '<' must not take the first character of '<=', nor '!' that of '!='.
-    if (n == 1 && at_ + 1 < text_.size() && text_[at_ + 1] == '=' &&
-        (token[0] == '<' || token[0] == '>' || token[0] == '!' || token[0] == '=')) {
-      return false;
+    // '<' must not take the first character of '<=' or '<<', nor '!' that of '!=', nor '&'
+    // that of '&&'.
+    if (n == 1 && at_ + 1 < text_.size()) {
+      const char next = text_[at_ + 1];
+      if (next == '=' && (token[0] == '<' || token[0] == '>' || token[0] == '!' || token[0] == '=')) {
+        return false;
+      }
+      if ((token[0] == '<' || token[0] == '>' || token[0] == '&' || token[0] == '|') &&
+          next == token[0]) {
+        return false;
+      }
     }
     at_ += n;
     return true;
@@ -102,7 +110,8 @@ class Parser {
   // Precedence levels, loosest first.
   NodePtr binary(int level, int depth) {
     static const std::vector<std::vector<const char*>> kLevels = {
-        {"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
+        {"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"},
+        {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
     if (level == static_cast<int>(kLevels.size())) return unary(depth);
     NodePtr left = binary(level + 1, depth);
     while (true) {
@@ -121,7 +130,7 @@ class Parser {
 
   NodePtr unary(int depth) {
     if (depth > kMaxDepth) fail("nests too deeply");
-    for (const char* op : {"-", "+", "!"}) {
+    for (const char* op : {"-", "+", "!", "~"}) {
       if (take(op)) return make(Node::Kind::unary, op, {unary(depth + 1)});
     }
     return primary(depth);
@@ -201,6 +210,7 @@ class Evaluator {
         const std::int64_t v = eval(*n.children[0]);
         if (n.name == "!") return v == 0;
         if (n.name == "+") return v;
+        if (n.name == "~") return ~v;
         if (v == std::numeric_limits<std::int64_t>::min()) overflow();
         return -v;
       }
@@ -249,6 +259,15 @@ class Evaluator {
       if (a == std::numeric_limits<std::int64_t>::min() && b == -1) overflow();
       return op == "/" ? a / b : a % b;
     }
+    if (op == "&") return a & b;
+    if (op == "|") return a | b;
+    if (op == "^") return a ^ b;
+    if (op == "<<" || op == ">>") {
+      if (b < 0 || b > 63) fail("shifts by " + std::to_string(b));
+      if (op == ">>") return a >> b;
+      if (a < 0 || (b > 0 && a > (std::numeric_limits<std::int64_t>::max() >> b))) overflow();
+      return a << b;
+    }
     if (op == "==") return a == b;
     if (op == "!=") return a != b;
     if (op == "<") return a < b;
@@ -267,6 +286,7 @@ class Evaluator {
       if (args[0] <= 0) fail("takes log2 of " + std::to_string(args[0]));
       return 63 - __builtin_clzll(static_cast<unsigned long long>(args[0]));
     }
+    if (f == "is_pow2") return args[0] > 0 && (args[0] & (args[0] - 1)) == 0;
     if (f == "pow2") {
       if (args[0] < 0 || args[0] > 62) fail("takes pow2 of " + std::to_string(args[0]));
       return std::int64_t{1} << args[0];

@@ -3,9 +3,11 @@
 // and knobs ("cdiv(cols, 32)", "bx * (bx + 1) * elem_bytes", "bx == by && bx <= 32").
 //
 // 64-bit signed integers throughout, as C computes them: `/` truncates, `%` keeps the sign of the
-// dividend; comparisons, `&&`, `||` and `!` give 0 or 1 (and short-circuit, as does `?:`).
-// Functions: cdiv(a, b) (a / b rounded up), round_up(a, b) (a rounded up to a multiple of b),
-// min(a, b, ...), max(a, b, ...), log2(a) (rounded down), pow2(a) (2^a). Division by zero,
+// dividend; comparisons, `&&`, `||` and `!` give 0 or 1 (and short-circuit, as does `?:`); the
+// bitwise `& | ^ ~ << >>` (a shift by 0 to 63; `<<` that overflows is an error), with C's
+// precedence. Functions: cdiv(a, b) (a / b rounded up), round_up(a, b) (a rounded up to a
+// multiple of b), min(a, b, ...), max(a, b, ...), log2(a) (rounded down), pow2(a) (2^a),
+// is_pow2(a) (1 when a is a power of two). Division by zero,
 // overflow and an unknown name are errors naming the formula, never a wrong number.
 #pragma once
 

@@ -70,19 +70,6 @@ std::string joined(const std::vector<std::string>& items, const char* separator 
   return text;
 }
 
-std::size_t dtype_bytes(kb_dtype dtype) {
-  switch (dtype) {
-    case KB_DTYPE_F64:
-    case KB_DTYPE_I64: return 8;
-    case KB_DTYPE_F32:
-    case KB_DTYPE_I32: return 4;
-    case KB_DTYPE_F16:
-    case KB_DTYPE_BF16: return 2;
-    case KB_DTYPE_I8: return 1;
-    default: return 0;
-  }
-}
-
 // ---- reading the files -----------------------------------------------------------------------
 
 std::string read_file(const std::string& path, const std::string& what) {
@@ -91,13 +78,18 @@ std::string read_file(const std::string& path, const std::string& what) {
   return std::move(*bytes);
 }
 
-KernelFormat format_of(const std::string& file) {
+// The format a file's extension says; nothing for another extension (.cuh, .h, .cpp), whose
+// manifest must say it ("format").
+std::optional<KernelFormat> format_of_name(const std::string& name) {
+  if (name == "cu") return KernelFormat::source;
+  if (name == "ptx") return KernelFormat::ptx;
+  if (name == "cubin") return KernelFormat::cubin;
+  if (name == "fatbin") return KernelFormat::fatbin;
+  return std::nullopt;
+}
+std::optional<KernelFormat> format_of(const std::string& file) {
   const std::string ext = fs::path(file).extension().string();
-  if (ext == ".cu") return KernelFormat::source;
-  if (ext == ".ptx") return KernelFormat::ptx;
-  if (ext == ".cubin") return KernelFormat::cubin;
-  if (ext == ".fatbin") return KernelFormat::fatbin;
-  throw InputError("not a kernel file: expected .cu (CUDA source), .ptx, .cubin or .fatbin");
+  return ext.empty() ? std::nullopt : format_of_name(ext.substr(1));
 }
 
 // The JSON of a `/* kbench ... */` comment at the top of a .cu (only blank lines and // comments
@@ -247,6 +239,18 @@ ZeroWhen zero_of(const Json& j, const std::string& where) {
   throw InputError(where + ": '" + when + "' is not never, once or launch");
 }
 
+// An element type: a data type's name or C name ("int32", "int", "float"), or "T": the case's.
+kb_dtype element_of(const Json& j, const std::string& where) {
+  const std::string name = string_of(j, where);
+  if (name == "T") return KB_DTYPE_NONE;
+  const kb_dtype dtype = element_type_of(name);
+  if (dtype == KB_DTYPE_NONE) {
+    throw InputError(where + ": unknown element type '" + name +
+                     "' (known: T, int32, int64, float32, float64, float16, bfloat16, int8)");
+  }
+  return dtype;
+}
+
 // ---- the manifest's parts --------------------------------------------------------------------
 
 std::vector<KernelKnob> knobs_of(const Json& j) {
@@ -255,7 +259,7 @@ std::vector<KernelKnob> knobs_of(const Json& j) {
   for (std::size_t i = 0; i < j.size(); ++i) {
     const std::string where = "knobs[" + std::to_string(i) + "]";
     if (!j[i].is_object()) throw InputError(where + " must be an object");
-    only_keys(j[i], {"name", "values", "choices", "description", "define"}, where);
+    only_keys(j[i], {"name", "values", "choices", "description", "define", "formula"}, where);
     KernelKnob knob;
     if (!j[i].contains("name")) throw InputError(where + " has no 'name'");
     knob.name = string_of(j[i]["name"], where + ".name");
@@ -263,8 +267,18 @@ std::vector<KernelKnob> knobs_of(const Json& j) {
     if (!is_identifier(knob.name)) {
       throw InputError(what + ": a name is letters, digits and '_', not starting with a digit");
     }
-    if (!j[i].contains("values")) throw InputError(what + " has no 'values'");
-    knob.values = text_list(j[i]["values"], what + " values");
+    if (j[i].contains("formula")) {
+      if (j[i].contains("values") || j[i].contains("choices")) {
+        throw InputError(what + ": a knob has 'values' (swept) or a 'formula' (of the case), not both");
+      }
+      knob.formula = formula_of(j[i]["formula"], what + " formula");
+      knob.values = {"0"};  // a placeholder: its value is the formula's in every case
+    } else if (!j[i].contains("values")) {
+      throw InputError(what + " has no 'values' (the values swept) and no 'formula' (its value as "
+                       "a formula of the case)");
+    } else {
+      knob.values = text_list(j[i]["values"], what + " values");
+    }
     if (j[i].contains("choices")) knob.choices = text_list(j[i]["choices"], what + " choices");
     if (j[i].contains("description")) {
       knob.description = string_of(j[i]["description"], what + " description");
@@ -354,6 +368,25 @@ KernelArg arg_of(const Json& j, const std::vector<KernelKnob>& knobs, const std:
   if (!j.is_object()) throw InputError(where + " must be a string or an object");
   if (!j.contains("role")) throw InputError(where + " has no 'role'");
   const std::string role = string_of(j["role"], where + ".role");
+  if (role == "output" && (j.contains("element") || j.contains("elements"))) {
+    // The kernel's own output buffer: wider than the family's result, or of another element
+    // type; kbench copies (widens) its first elements into the family's output after the launches.
+    only_keys(j, {"role", "index", "name", "element", "elements", "at", "zero"}, where);
+    arg.role = ArgRole::scratch;
+    arg.result_of = j.contains("index")
+                        ? static_cast<int>(operand_index(scalar_text(j["index"], where + ".index"), where))
+                        : 0;
+    arg.name = j.contains("name") ? string_of(j["name"], where + ".name")
+                                  : "output:" + std::to_string(arg.result_of);
+    arg.result_type = j.contains("element") ? element_of(j["element"], where + ".element")
+                                            : KB_DTYPE_NONE;
+    if (j.contains("elements")) arg.bytes = formula_of(j["elements"], where + ".elements");
+    arg.bytes_in_elements = j.contains("elements");
+    arg.sized_by_result = !j.contains("elements");
+    if (j.contains("at")) arg.result_at = formula_of(j["at"], where + ".at");
+    arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero") : ZeroWhen::never;
+    return arg;
+  }
   if (role == "input" || role == "output") {
     only_keys(j, {"role", "index", "name", "zero"}, where);
     arg.role = role == "input" ? ArgRole::input : ArgRole::output;
@@ -400,12 +433,39 @@ KernelArg arg_of(const Json& j, const std::vector<KernelKnob>& knobs, const std:
     return arg;
   }
   if (role == "scratch") {
-    only_keys(j, {"role", "name", "bytes", "zero"}, where);
+    only_keys(j, {"role", "name", "bytes", "zero", "result", "at", "element"}, where);
     arg.role = ArgRole::scratch;
     arg.name = j.contains("name") ? string_of(j["name"], where + ".name") : "scratch";
-    if (!j.contains("bytes")) throw InputError(where + " has no 'bytes'");
+    if (!j.contains("bytes")) {
+      // Another launch's buffer, by its name.
+      if (!j.contains("name")) {
+        throw InputError(where + " has no 'bytes' (its size) and no 'name' (of a scratch buffer "
+                         "an earlier launch declares)");
+      }
+      for (const char* key : {"zero", "result", "at", "element"}) {
+        if (j.contains(key)) {
+          throw InputError(where + ": '" + key + "' belongs where scratch '" + arg.name +
+                           "' is declared, with its 'bytes'");
+        }
+      }
+      arg.shared = true;
+      return arg;
+    }
     arg.bytes = formula_of(j["bytes"], where + ".bytes");
     arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero") : ZeroWhen::once;
+    if (j.contains("result")) {
+      const std::string result = string_of(j["result"], where + ".result");
+      if (result.rfind("output:", 0) != 0) {
+        throw InputError(where + ".result: '" + result + "' is not output:N (the family's output "
+                         "the buffer holds after the last launch)");
+      }
+      arg.result_of = static_cast<int>(operand_index(result.substr(7), where + ".result"));
+      if (j.contains("at")) arg.result_at = formula_of(j["at"], where + ".at");
+      if (j.contains("element")) arg.result_type = element_of(j["element"], where + ".element");
+    } else if (j.contains("at") || j.contains("element")) {
+      throw InputError(where + ": 'at' and 'element' say where and how the buffer holds a "
+                       "result: give 'result' (output:N) too");
+    }
     return arg;
   }
   throw InputError(where + ": unknown role '" + role +
@@ -426,13 +486,77 @@ void check_entry(const std::string& entry, const std::vector<KernelKnob>& knobs)
   }
 }
 
-void parse_manifest(KernelManifest& m, const Json& j) {
+// One launch: its entry, parameters, grid, block, cluster and shared memory; `where` names it in
+// messages ("" for the top level's, "launches[1]." for another).
+KernelStep step_of(const Json& j, const std::vector<KernelKnob>& knobs, const std::string& where) {
+  for (const char* required : {"entry", "params", "grid", "block"}) {
+    if (!j.contains(required)) {
+      throw InputError((where.empty() ? std::string("manifest") : where.substr(0, where.size() - 1)) +
+                       " has no '" + required + "'");
+    }
+  }
+  KernelStep step;
+  step.entry = string_of(j["entry"], "'" + where + "entry'");
+  check_entry(step.entry, knobs);
+  if (!j["params"].is_array() || j["params"].empty()) {
+    throw InputError("'" + where + "params' must be a non-empty array: the kernel's parameters in "
+                     "order");
+  }
+  for (std::size_t i = 0; i < j["params"].size(); ++i) {
+    step.args.push_back(arg_of(j["params"][i], knobs, where + "params[" + std::to_string(i) + "]"));
+  }
+  step.grid = dims_of(j["grid"], "'" + where + "grid'");
+  step.block = dims_of(j["block"], "'" + where + "block'");
+  if (j.contains("cluster")) step.cluster = dims_of(j["cluster"], "'" + where + "cluster'");
+  if (j.contains("shared_bytes")) {
+    step.shared_bytes = formula_of(j["shared_bytes"], "'" + where + "shared_bytes'");
+  }
+  return step;
+}
+
+// Scratch buffers by name: a parameter without bytes names one declared before it (in its launch
+// or an earlier one); one name is declared once.
+void check_scratch_names(const std::vector<KernelStep>& launches) {
+  std::set<std::string> declared;
+  for (std::size_t s = 0; s < launches.size(); ++s) {
+    for (std::size_t i = 0; i < launches[s].args.size(); ++i) {
+      const KernelArg& a = launches[s].args[i];
+      if (a.role != ArgRole::scratch) continue;
+      const std::string where = (launches.size() > 1 ? "launches[" + std::to_string(s) + "] " : "") +
+                                a.describe(i);
+      if (a.shared && !declared.count(a.name)) {
+        throw InputError(where + ": no scratch '" + a.name + "' declared (with its 'bytes') before "
+                         "it");
+      }
+      if (!a.shared && a.name != "scratch" && !declared.insert(a.name).second) {
+        throw InputError(where + ": scratch '" + a.name + "' declared twice (name it without "
+                         "'bytes' to pass the same buffer)");
+      }
+    }
+  }
+}
+
+void parse_manifest(KernelManifest& m, const Json& j, std::optional<KernelFormat> by_extension) {
   if (!j.is_object()) throw InputError("the manifest must be a JSON object");
-  only_keys(j, {"family", "name", "description", "entry", "dtypes", "ops", "params", "grid",
-                "block", "cluster", "shared_bytes", "requires", "math", "nondeterministic",
-                "knobs", "defines", "options", "type_alias"},
+  only_keys(j, {"family", "name", "description", "format", "compiler", "entry", "dtypes", "ops",
+                "params", "grid", "block", "cluster", "shared_bytes", "launches", "requires",
+                "math", "nondeterministic", "knobs", "defines", "options", "type_alias"},
             "manifest");
-  for (const char* required : {"family", "entry", "dtypes", "params", "grid", "block"}) {
+  if (j.contains("format")) {
+    const std::string name = string_of(j["format"], "'format'");
+    const auto format = format_of_name(name);
+    if (!format) throw InputError("'format' '" + name + "' is not cu, ptx, cubin or fatbin");
+    if (by_extension && *by_extension != *format) {
+      throw InputError("'format' says " + name + ", the file's extension " +
+                       format_name(*by_extension));
+    }
+    m.format = *format;
+  } else if (!by_extension) {
+    throw InputError("the extension '" + fs::path(m.file).extension().string() + "' says no "
+                     "format: the manifest must say it (\"format\": \"cu\" for CUDA source, or "
+                     "ptx, cubin, fatbin)");
+  }
+  for (const char* required : {"family", "dtypes"}) {
     if (!j.contains(required)) throw InputError(std::string("manifest has no '") + required + "'");
   }
   m.family = string_of(j["family"], "'family'");
@@ -440,24 +564,34 @@ void parse_manifest(KernelManifest& m, const Json& j) {
     throw InputError("'family' '" + m.family + "' is not one word");
   }
   if (j.contains("knobs")) m.knobs = knobs_of(j["knobs"]);
-  m.entry = string_of(j["entry"], "'entry'");
-  check_entry(m.entry, m.knobs);
   try {
     for (kb_dtype d : parse_dtypes(joined(text_list(j["dtypes"], "'dtypes'"), ","))) m.dtypes |= d;
   } catch (const InputError& e) {
     throw InputError(std::string("'dtypes': ") + e.what());
   }
   if (j.contains("ops")) m.ops = text_list(j["ops"], "'ops'");
-  if (!j["params"].is_array() || j["params"].empty()) {
-    throw InputError("'params' must be a non-empty array: the kernel's parameters in order");
+  if (j.contains("launches")) {
+    for (const char* key : {"entry", "params", "grid", "block", "cluster", "shared_bytes"}) {
+      if (j.contains(key)) {
+        throw InputError(std::string("'") + key + "' is each launch's: with 'launches', give it "
+                         "in each of them");
+      }
+    }
+    const Json& launches = j["launches"];
+    if (!launches.is_array() || launches.empty()) {
+      throw InputError("'launches' must be a non-empty array of launches, in order");
+    }
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const std::string where = "launches[" + std::to_string(i) + "].";
+      if (!launches[i].is_object()) throw InputError("'launches[" + std::to_string(i) + "]' must be an object");
+      only_keys(launches[i], {"entry", "params", "grid", "block", "cluster", "shared_bytes"},
+                "launches[" + std::to_string(i) + "]");
+      m.launches.push_back(step_of(launches[i], m.knobs, where));
+    }
+  } else {
+    m.launches.push_back(step_of(j, m.knobs, ""));
   }
-  for (std::size_t i = 0; i < j["params"].size(); ++i) {
-    m.args.push_back(arg_of(j["params"][i], m.knobs, "params[" + std::to_string(i) + "]"));
-  }
-  m.grid = dims_of(j["grid"], "'grid'");
-  m.block = dims_of(j["block"], "'block'");
-  if (j.contains("cluster")) m.cluster = dims_of(j["cluster"], "'cluster'");
-  if (j.contains("shared_bytes")) m.shared_bytes = formula_of(j["shared_bytes"], "'shared_bytes'");
+  check_scratch_names(m.launches);
   if (j.contains("requires")) {
     const Json& rules = j["requires"];
     if (rules.is_array()) {
@@ -487,7 +621,7 @@ void parse_manifest(KernelManifest& m, const Json& j) {
   if (j.contains("name")) m.name = string_of(j["name"], "'name'");
   if (j.contains("description")) m.description = string_of(j["description"], "'description'");
   const bool source = m.format == KernelFormat::source;
-  for (const char* only_source : {"defines", "options", "type_alias"}) {
+  for (const char* only_source : {"defines", "options", "type_alias", "compiler"}) {
     if (j.contains(only_source) && !source) {
       throw InputError(std::string("'") + only_source + "' is for a .cu kernel (compiled by "
                        "kbench); this one is " + format_name(m.format));
@@ -507,6 +641,12 @@ void parse_manifest(KernelManifest& m, const Json& j) {
     }
   }
   if (j.contains("options")) m.options = text_list(j["options"], "'options'");
+  if (j.contains("compiler")) {
+    m.compiler = string_of(j["compiler"], "'compiler'");
+    if (m.compiler != "auto" && m.compiler != "nvcc" && m.compiler != "nvrtc") {
+      throw InputError("'compiler' '" + m.compiler + "' is not nvcc, nvrtc or auto");
+    }
+  }
 }
 
 // The default name: family/<stem>, with the format for compiled code (a kernel and its PTX run
@@ -596,6 +736,10 @@ FormulaVariables case_variables(const KernelManifest& m, const CaseRequest& r) {
   for (const auto& op : m.ops) v["op_" + op] = r.op == op;
   const ParamValues params = r.params.empty() ? ParamValues{} : parse_params(r.params);
   for (const auto& knob : m.knobs) {
+    if (knob.formula) {
+      v[knob.name] = knob.formula->evaluate(v);
+      continue;
+    }
     if (!knob.numeric) continue;
     std::string value = knob.values.front();
     for (const auto& [name, given] : params) {
@@ -606,7 +750,16 @@ FormulaVariables case_variables(const KernelManifest& m, const CaseRequest& r) {
   return v;
 }
 
+// Whether a rule needs the launch's grid or block (checked once the launch is formed).
+bool uses_launch(const Formula& rule) {
+  for (const char* name : {"block_x", "block_y", "block_z", "grid_x", "grid_y", "grid_z", "sms"}) {
+    if (rule.uses(name)) return true;
+  }
+  return false;
+}
+
 std::string knob_value(const KernelManifest& m, const KernelKnob& knob, const CaseRequest& r) {
+  if (knob.formula) return std::to_string(case_variables(m, r).at(knob.name));
   const ParamValues params = r.params.empty() ? ParamValues{} : parse_params(r.params);
   for (const auto& [name, value] : params) {
     if (name == knob.name) return value;
@@ -697,17 +850,19 @@ std::string KernelArg::describe(std::size_t position) const {
   return text + ")";
 }
 
-KernelManifest read_kernel_manifest(const std::string& given) {
+std::vector<KernelManifest> read_kernel_manifests(const std::string& given) {
   KernelManifest m;
+  std::vector<KernelManifest> manifests;
   try {
     if (given.empty()) throw InputError("the kernel file name is empty");
     boost::system::error_code error;
     m.file = fs::absolute(given).lexically_normal().string();
     if (!fs::is_regular_file(m.file, error)) throw InputError("no such file");
-    m.format = format_of(m.file);
+    const std::optional<KernelFormat> by_extension = format_of(m.file);
+    m.format = by_extension.value_or(KernelFormat::source);
     m.contents = read_file(m.file, "the kernel");
     m.sha256 = sha256_hex(m.contents);
-    check_contents(m);
+    if (by_extension) check_contents(m);
 
     // The manifest: FILE.json, STEM.json (beside it), or a comment at the top of a .cu.
     const fs::path path(m.file);
@@ -724,6 +879,8 @@ KernelManifest read_kernel_manifest(const std::string& given) {
         break;
       }
     }
+    // A comment at the top: of CUDA source, or of a file whose extension says no format (a
+    // .cuh), which its manifest then names.
     const auto comment = m.format == KernelFormat::source ? manifest_comment(m.contents)
                                                           : std::pair<std::string, int>{};
     if (!comment.first.empty() || comment.second != 0) {
@@ -742,6 +899,8 @@ KernelManifest read_kernel_manifest(const std::string& given) {
                        (m.format == KernelFormat::source
                             ? " and a /* kbench { ... } */ comment at the top of the file"
                             : "") +
+                       (by_extension ? "" : "; a file whose extension is not .cu, .ptx, .cubin or "
+                                            ".fatbin needs one that says its \"format\"") +
                        " (docs/kernel-files.md)");
     }
     Json j;
@@ -756,18 +915,68 @@ KernelManifest read_kernel_manifest(const std::string& given) {
                             : " (" + fs::path(m.manifest_file).filename().string() + ")") +
                        ": " + what);
     }
-    parse_manifest(m, j);
-    check_name(m);
-    // Whether the block comes from --blocks: the block's formulas name the case's block.
-    const auto block_names = names_in(m.block);
-    const bool from_case = std::any_of(block_names.begin(), block_names.end(), [](const auto& n) {
-      return n == "bx" || n == "by" || n == "bz";
-    });
-    if (!from_case) m.flags |= KB_FLAG_OWN_LAUNCH_SHAPE;
+    // Several strategies of one file: each an object of keys that replace the top level's.
+    std::vector<std::pair<std::string, Json>> objects;
+    if (j.is_object() && j.contains("strategies")) {
+      const Json& list = j["strategies"];
+      if (!list.is_array() || list.empty()) {
+        throw InputError("'strategies' must be a non-empty array of objects, each with its "
+                         "'name' and the keys in which it differs");
+      }
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string where = "strategies[" + std::to_string(i) + "]";
+        if (!list[i].is_object() || !list[i].contains("name")) {
+          throw InputError(where + " must be an object with a 'name'");
+        }
+        if (list[i].contains("strategies") || list[i].contains("format")) {
+          throw InputError(where + ": 'strategies' and 'format' are the file's, not a strategy's");
+        }
+        Json merged = j;
+        merged.erase("strategies");
+        for (auto it = list[i].begin(); it != list[i].end(); ++it) merged[it.key()] = it.value();
+        objects.emplace_back(where + " ", std::move(merged));
+      }
+    } else {
+      objects.emplace_back("", j);
+    }
+    for (const auto& [where, object] : objects) {
+      KernelManifest one = m;
+      try {
+        parse_manifest(one, object, by_extension);
+        if (!by_extension) check_contents(one);
+        check_name(one);
+      } catch (const InputError& e) {
+        throw InputError(where + e.what());
+      }
+      // Whether the block comes from --blocks: a launch's block formulas name the case's block.
+      bool from_case = false;
+      for (const auto& step : one.launches) {
+        const auto block_names = names_in(step.block);
+        from_case = from_case || std::any_of(block_names.begin(), block_names.end(), [](const auto& n) {
+                      return n == "bx" || n == "by" || n == "bz";
+                    });
+      }
+      if (!from_case) one.flags |= KB_FLAG_OWN_LAUNCH_SHAPE;
+      for (const auto& other : manifests) {
+        if (other.name == one.name) throw InputError(where + "name '" + one.name + "' twice");
+      }
+      manifests.push_back(std::move(one));
+    }
   } catch (const InputError& e) {
     throw InputError(given + ": " + e.what());
   }
-  return m;
+  return manifests;
+}
+
+KernelManifest read_kernel_manifest(const std::string& given, const std::string& name) {
+  std::vector<KernelManifest> manifests = read_kernel_manifests(given);
+  if (name.empty()) return std::move(manifests.front());
+  std::string names;
+  for (auto& m : manifests) {
+    if (m.name == name) return std::move(m);
+    names += (names.empty() ? "" : ", ") + m.name;
+  }
+  throw InputError(given + ": no strategy '" + name + "' in its manifest (it has " + names + ")");
 }
 
 void bind_to_family(KernelManifest& m, const PluginInfo& family) {
@@ -800,15 +1009,23 @@ void bind_to_family(KernelManifest& m, const PluginInfo& family) {
         throw InputError("knob '" + knob.name + "' has the name of an extent of the family");
       }
     }
-    for (std::size_t i = 0; i < m.args.size(); ++i) {
-      const KernelArg& a = m.args[i];
-      if (a.role == ArgRole::extent &&
-          !std::count(m.shape_names.begin(), m.shape_names.end(), a.name)) {
-        throw InputError(a.describe(i) + ": '" + a.name + "' is no extent of the " + m.family +
-                         " family (it has " + f.shape_names + ") and no knob");
-      }
-      if (a.role == ArgRole::knob && !find_knob(m.knobs, a.name)->numeric) {
-        throw InputError(a.describe(i) + ": knob '" + a.name + "' has values that are not integers");
+    const bool several = m.launches.size() > 1;
+    const auto where = [&](std::size_t step, const std::string& what) {
+      return several ? "launches[" + std::to_string(step) + "] " + what : what;
+    };
+    for (std::size_t s = 0; s < m.launches.size(); ++s) {
+      const auto& args = m.launches[s].args;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        const KernelArg& a = args[i];
+        if (a.role == ArgRole::extent &&
+            !std::count(m.shape_names.begin(), m.shape_names.end(), a.name)) {
+          throw InputError(where(s, a.describe(i)) + ": '" + a.name + "' is no extent of the " +
+                           m.family + " family (it has " + f.shape_names + ") and no knob");
+        }
+        if (a.role == ArgRole::knob && !find_knob(m.knobs, a.name)->numeric) {
+          throw InputError(where(s, a.describe(i)) + ": knob '" + a.name +
+                           "' has values that are not integers");
+        }
       }
     }
     // Which names each formula may use: later ones see what earlier ones computed.
@@ -816,20 +1033,32 @@ void bind_to_family(KernelManifest& m, const PluginInfo& family) {
     names.insert("elem_bytes");
     for (const auto& op : m.ops) names.insert("op_" + op);
     for (const auto& knob : m.knobs) {
+      if (knob.formula) check_names({*knob.formula}, names, "knob '" + knob.name + "' formula", m);
       if (knob.numeric) names.insert(knob.name);
     }
     if (m.block_from_case()) names.insert({"bx", "by", "bz"});
-    check_names(m.requirements, names, "'requires'", m);
-    check_names(m.block, names, "'block'", m);
-    names.insert({"block_x", "block_y", "block_z", "sms"});
-    check_names(m.grid, names, "'grid'", m);
-    names.insert({"grid_x", "grid_y", "grid_z"});
-    check_names(m.cluster, names, "'cluster'", m);
-    check_names({m.shared_bytes}, names, "'shared_bytes'", m);
-    for (std::size_t i = 0; i < m.args.size(); ++i) {
-      const KernelArg& a = m.args[i];
-      if (a.role == ArgRole::scratch) check_names({a.bytes}, names, a.describe(i), m);
-      if (a.role == ArgRole::scalar && !a.number) check_names({a.value}, names, a.describe(i), m);
+    // A rule of the first launch's grid is checked where the grid is known: once formed.
+    std::set<std::string> launch_names = names;
+    launch_names.insert({"block_x", "block_y", "block_z", "sms", "grid_x", "grid_y", "grid_z"});
+    check_names(m.requirements, launch_names, "'requires'", m);
+    for (std::size_t s = 0; s < m.launches.size(); ++s) {
+      const KernelStep& step = m.launches[s];
+      std::set<std::string> here = names;
+      check_names(step.block, here, where(s, "'block'"), m);
+      here.insert({"block_x", "block_y", "block_z", "sms"});
+      check_names(step.grid, here, where(s, "'grid'"), m);
+      here.insert({"grid_x", "grid_y", "grid_z"});
+      check_names(step.cluster, here, where(s, "'cluster'"), m);
+      check_names({step.shared_bytes}, here, where(s, "'shared_bytes'"), m);
+      for (std::size_t i = 0; i < step.args.size(); ++i) {
+        const KernelArg& a = step.args[i];
+        if (a.role == ArgRole::scratch && !a.shared) {
+          check_names({a.bytes, a.result_at}, here, where(s, a.describe(i)), m);
+        }
+        if (a.role == ArgRole::scalar && !a.number) {
+          check_names({a.value}, here, where(s, a.describe(i)), m);
+        }
+      }
     }
   } catch (const InputError& e) {
     throw InputError(m.file + ": " + e.what());
@@ -848,7 +1077,7 @@ PluginInfo kernel_part(std::shared_ptr<const KernelManifest> manifest,
   info.version = m.sha256.substr(0, 12);
   info.description = m.description;
   info.ops = joined(m.ops, ",");
-  info.cuda_archs = m.format == KernelFormat::source ? "nvrtc at run time"
+  info.cuda_archs = m.format == KernelFormat::source ? "compiled before the run"
                     : m.format == KernelFormat::ptx  ? "ptx (driver JIT)"
                                                      : format_name(m.format);
   info.device = KB_DEVICE_CUDA;
@@ -856,7 +1085,7 @@ PluginInfo kernel_part(std::shared_ptr<const KernelManifest> manifest,
   info.flags = m.flags;
   info.has_accepts = true;
   for (const auto& knob : m.knobs) {
-    info.params.push_back({knob.name, knob.description, knob.values, knob.choices});
+    if (!knob.formula) info.params.push_back({knob.name, knob.description, knob.values, knob.choices});
   }
   info.referee = std::move(referee);
   info.kernel = std::move(manifest);
@@ -867,7 +1096,7 @@ bool kernel_accepts(const KernelManifest& m, const CaseRequest& r, std::string& 
   try {
     const FormulaVariables v = case_variables(m, r);
     for (const auto& rule : m.requirements) {
-      if (rule.evaluate(v) == 0) {
+      if (!uses_launch(rule) && rule.evaluate(v) == 0) {
         why = "the manifest requires " + rule.text();
         return false;
       }
@@ -876,40 +1105,47 @@ bool kernel_accepts(const KernelManifest& m, const CaseRequest& r, std::string& 
     why = std::string("the manifest's requires: ") + e.what();
     return false;
   }
-  for (std::size_t i = 0; i < m.args.size(); ++i) {
-    const KernelArg& a = m.args[i];
-    if (a.role != ArgRole::extent) continue;
-    const auto at = std::find(m.shape_names.begin(), m.shape_names.end(), a.name);
-    const std::int64_t value = r.shape.dims[static_cast<std::size_t>(at - m.shape_names.begin())];
-    if (!fits(a.type, value)) {
-      why = a.name + " = " + std::to_string(value) + " does not fit " + a.describe(i);
-      return false;
+  for (const auto& step : m.launches) {
+    for (std::size_t i = 0; i < step.args.size(); ++i) {
+      const KernelArg& a = step.args[i];
+      if (a.role != ArgRole::extent) continue;
+      const auto at = std::find(m.shape_names.begin(), m.shape_names.end(), a.name);
+      const std::int64_t value = r.shape.dims[static_cast<std::size_t>(at - m.shape_names.begin())];
+      if (!fits(a.type, value)) {
+        why = a.name + " = " + std::to_string(value) + " does not fit " + a.describe(i);
+        return false;
+      }
     }
   }
   return true;
 }
 
 std::string KernelVariant::key() const {
-  return entry + "\n" + prelude + joined(options, "\n");
+  return joined(entries, "\n") + "\n" + prelude + joined(options, "\n");
 }
 
 KernelVariant kernel_variant(const KernelManifest& m, const CaseRequest& r) {
   KernelVariant v;
   const auto placeholder = [&](const std::string& name) {
-    return m.entry.find("{" + name + "}") != std::string::npos;
+    return std::any_of(m.launches.begin(), m.launches.end(), [&](const KernelStep& step) {
+      return step.entry.find("{" + name + "}") != std::string::npos;
+    });
   };
-  // The entry with its placeholders filled.
-  v.entry = m.entry;
-  const auto fill = [&](const std::string& name, const std::string& value) {
-    const std::string token = "{" + name + "}";
-    for (auto at = v.entry.find(token); at != std::string::npos; at = v.entry.find(token, at)) {
-      v.entry.replace(at, token.size(), value);
-      at += value.size();
-    }
-  };
-  fill("T", c_type_name(r.dtype));
-  fill("op", r.op);
-  for (const auto& knob : m.knobs) fill(knob.name, knob_value(m, knob, r));
+  // Each launch's entry with its placeholders filled.
+  for (const auto& step : m.launches) {
+    std::string entry = step.entry;
+    const auto fill = [&](const std::string& name, const std::string& value) {
+      const std::string token = "{" + name + "}";
+      for (auto at = entry.find(token); at != std::string::npos; at = entry.find(token, at)) {
+        entry.replace(at, token.size(), value);
+        at += value.size();
+      }
+    };
+    fill("T", c_type_name(r.dtype));
+    fill("op", r.op);
+    for (const auto& knob : m.knobs) fill(knob.name, knob_value(m, knob, r));
+    v.entries.push_back(entry);
+  }
   if (m.format != KernelFormat::source) return v;
   // A .cu's type (T, as a typedef before the source) and its defines: each knob where the entry
   // does not take them as template arguments, the operation where the source looks for it
@@ -938,91 +1174,118 @@ KernelVariant kernel_variant(const KernelManifest& m, const CaseRequest& r) {
   return v;
 }
 
-KernelLaunch kernel_launch(const KernelManifest& m, const CaseRequest& r, int sms) {
-  KernelLaunch launch;
+std::vector<KernelLaunch> kernel_launches(const KernelManifest& m, const CaseRequest& r,
+                                          int sms) {
+  std::vector<KernelLaunch> launches;
+  const bool several = m.launches.size() > 1;
   std::string what = "'block'";
   try {
-    FormulaVariables v = case_variables(m, r);
-    const auto dims = [&](const std::vector<Formula>& formulas, const char* name,
-                          std::array<std::uint32_t, 3>& out, std::int64_t limit_x,
-                          std::int64_t limit_yz) {
-      for (std::size_t i = 0; i < formulas.size(); ++i) {
-        what = std::string("'") + name + "'[" + std::to_string(i) + "] = " + formulas[i].text();
-        const std::int64_t value = formulas[i].evaluate(v);
-        const std::int64_t limit = i == 0 ? limit_x : limit_yz;
-        if (value < 1 || value > limit) {
-          throw InputError(what + " is " + std::to_string(value) + ", not 1 to " +
-                           std::to_string(limit));
-        }
-        out[i] = static_cast<std::uint32_t>(value);
-      }
-    };
-    dims(m.block, "block", launch.block, 1024, 1024);
-    v["block_x"] = launch.block[0], v["block_y"] = launch.block[1], v["block_z"] = launch.block[2];
-    v["sms"] = sms;
-    dims(m.grid, "grid", launch.grid, std::int64_t{INT32_MAX}, 65535);
-    v["grid_x"] = launch.grid[0], v["grid_y"] = launch.grid[1], v["grid_z"] = launch.grid[2];
-    if (!m.cluster.empty()) {
-      dims(m.cluster, "cluster", launch.cluster, 16, 16);
-      launch.clustered = true;
-      for (int i = 0; i < 3; ++i) {
-        if (launch.grid[i] % launch.cluster[i] != 0) {
-          throw InputError("the grid " + std::to_string(launch.grid[i]) + " is no multiple of "
-                           "the cluster " + std::to_string(launch.cluster[i]) + " in dimension " +
-                           std::to_string(i));
-        }
-      }
-    }
-    what = "'shared_bytes' = " + m.shared_bytes.text();
-    const std::int64_t shared = m.shared_bytes.evaluate(v);
-    if (shared < 0 || shared > INT32_MAX) {
-      throw InputError(what + " is " + std::to_string(shared));
-    }
-    launch.shared_bytes = static_cast<std::uint64_t>(shared);
-    for (std::size_t i = 0; i < m.args.size(); ++i) {
-      const KernelArg& a = m.args[i];
-      what = a.describe(i);
-      KernelLaunch::Value value;
-      switch (a.role) {
-        case ArgRole::extent:
-        case ArgRole::knob: value.integer = v.at(a.name); break;
-        case ArgRole::scalar:
-          if (a.number) {
-            value.real = *a.number;
-          } else {
-            value.integer = a.value.evaluate(v);
+    const FormulaVariables base = case_variables(m, r);
+    for (std::size_t s = 0; s < m.launches.size(); ++s) {
+      const KernelStep& step = m.launches[s];
+      const std::string prefix = several ? "launches[" + std::to_string(s) + "] " : "";
+      KernelLaunch launch;
+      FormulaVariables v = base;
+      const auto dims = [&](const std::vector<Formula>& formulas, const char* name,
+                            std::array<std::uint32_t, 3>& out, std::int64_t limit_x,
+                            std::int64_t limit_yz) {
+        for (std::size_t i = 0; i < formulas.size(); ++i) {
+          what = prefix + "'" + name + "'[" + std::to_string(i) + "] = " + formulas[i].text();
+          const std::int64_t value = formulas[i].evaluate(v);
+          const std::int64_t limit = i == 0 ? limit_x : limit_yz;
+          if (value < 1 || value > limit) {
+            throw InputError(what + " is " + std::to_string(value) + ", not 1 to " +
+                             std::to_string(limit));
           }
-          break;
-        case ArgRole::scratch:
-          value.integer = a.bytes.evaluate(v);
-          if (value.integer < 0) throw InputError(what + " has " + std::to_string(value.integer) + " bytes");
-          break;
-        default: break;
+          out[i] = static_cast<std::uint32_t>(value);
+        }
+      };
+      dims(step.block, "block", launch.block, 1024, 1024);
+      v["block_x"] = launch.block[0], v["block_y"] = launch.block[1], v["block_z"] = launch.block[2];
+      v["sms"] = sms;
+      dims(step.grid, "grid", launch.grid, std::int64_t{INT32_MAX}, 65535);
+      v["grid_x"] = launch.grid[0], v["grid_y"] = launch.grid[1], v["grid_z"] = launch.grid[2];
+      if (s == 0) {
+        // The rules of the (first) launch's grid and block, now that they are known.
+        for (const auto& rule : m.requirements) {
+          what = "'requires' " + rule.text();
+          if (uses_launch(rule) && rule.evaluate(v) == 0) {
+            throw InputError("the manifest requires " + rule.text());
+          }
+        }
       }
-      if (is_float(a.type) && !a.number) value.real = static_cast<double>(value.integer);
-      if (a.role != ArgRole::scratch && !is_float(a.type) && !fits(a.type, value.integer)) {
-        throw InputError(what + ": " + std::to_string(value.integer) + " does not fit " +
-                         type_name(a.type));
+      if (!step.cluster.empty()) {
+        dims(step.cluster, "cluster", launch.cluster, 16, 16);
+        launch.clustered = true;
+        for (int i = 0; i < 3; ++i) {
+          if (launch.grid[i] % launch.cluster[i] != 0) {
+            throw InputError(prefix + "the grid " + std::to_string(launch.grid[i]) +
+                             " is no multiple of the cluster " + std::to_string(launch.cluster[i]) +
+                             " in dimension " + std::to_string(i));
+          }
+        }
       }
-      launch.values.push_back(value);
+      what = prefix + "'shared_bytes' = " + step.shared_bytes.text();
+      const std::int64_t shared = step.shared_bytes.evaluate(v);
+      if (shared < 0 || shared > INT32_MAX) {
+        throw InputError(what + " is " + std::to_string(shared));
+      }
+      launch.shared_bytes = static_cast<std::uint64_t>(shared);
+      for (std::size_t i = 0; i < step.args.size(); ++i) {
+        const KernelArg& a = step.args[i];
+        what = prefix + a.describe(i);
+        KernelLaunch::Value value;
+        switch (a.role) {
+          case ArgRole::extent:
+          case ArgRole::knob: value.integer = v.at(a.name); break;
+          case ArgRole::scalar:
+            if (a.number) {
+              value.real = *a.number;
+            } else {
+              value.integer = a.value.evaluate(v);
+            }
+            break;
+          case ArgRole::scratch:
+            if (a.shared) break;
+            // Bytes, or for an output of the kernel's own, elements (0: the family's count).
+            value.integer = a.sized_by_result ? 0 : a.bytes.evaluate(v);
+            if (value.integer < 0) {
+              throw InputError(what + " has " + std::to_string(value.integer) + " bytes");
+            }
+            if (a.result_of >= 0) {
+              value.real = static_cast<double>(a.result_at.evaluate(v));
+              if (value.real < 0) throw InputError(what + ": its result is at a negative element");
+            }
+            break;
+          default: break;
+        }
+        if (is_float(a.type) && !a.number) value.real = static_cast<double>(value.integer);
+        if (a.role != ArgRole::scratch && !is_float(a.type) && !fits(a.type, value.integer)) {
+          throw InputError(what + ": " + std::to_string(value.integer) + " does not fit " +
+                           type_name(a.type));
+        }
+        launch.values.push_back(value);
+      }
+      launches.push_back(std::move(launch));
     }
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + " (case " + case_text(r) + ")");
   } catch (const std::exception& e) {
     throw InputError(what + ": " + e.what() + " (case " + case_text(r) + ")");
   }
-  return launch;
+  return launches;
 }
 
-std::string compare_params(const KernelManifest& m, const std::vector<KernelParam>& kernel,
+std::string compare_params(const KernelStep& step, const std::vector<KernelParam>& kernel,
                            const std::string& source) {
-  if (kernel.size() != m.args.size()) {
+  const auto& args = step.args;
+  if (kernel.size() != args.size()) {
     return "the kernel takes " + std::to_string(kernel.size()) + " parameter" +
            (kernel.size() == 1 ? "" : "s") + " (" + source + "), the manifest lists " +
-           std::to_string(m.args.size());
+           std::to_string(args.size());
   }
   for (std::size_t i = 0; i < kernel.size(); ++i) {
-    const KernelArg& a = m.args[i];
+    const KernelArg& a = args[i];
     const std::size_t expected = type_size(a.type);
     if (kernel[i].bytes != expected) {
       return a.describe(i) + " is " + std::to_string(expected) + " bytes, the kernel's is " +
@@ -1038,6 +1301,19 @@ std::string compare_params(const KernelManifest& m, const std::vector<KernelPara
     }
   }
   return "";
+}
+
+kb_dtype element_type_of(const std::string& name) {
+  const std::pair<const char*, kb_dtype> kNames[] = {
+      {"int32", KB_DTYPE_I32},   {"int", KB_DTYPE_I32},           {"int64", KB_DTYPE_I64},
+      {"long long", KB_DTYPE_I64}, {"float32", KB_DTYPE_F32},     {"float", KB_DTYPE_F32},
+      {"float64", KB_DTYPE_F64}, {"double", KB_DTYPE_F64},        {"float16", KB_DTYPE_F16},
+      {"__half", KB_DTYPE_F16},  {"bfloat16", KB_DTYPE_BF16},     {"__nv_bfloat16", KB_DTYPE_BF16},
+      {"int8", KB_DTYPE_I8},     {"signed char", KB_DTYPE_I8}};
+  for (const auto& [text, dtype] : kNames) {
+    if (name == text) return dtype;
+  }
+  return KB_DTYPE_NONE;
 }
 
 }  // namespace kb

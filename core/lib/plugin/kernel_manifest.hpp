@@ -1,7 +1,8 @@
-// A kernel file (`kbench run --kernel FILE`): a bare kernel as CUDA source (compiled at run time
-// with NVRTC), PTX, cubin or fatbin, and the manifest that says how to run it as a strategy of a
-// family: the entry point, each kernel parameter's role (a family operand, an extent, a scalar, a
-// knob, a scratch buffer), the launch as formulas of the case, the data types, math and knobs.
+// A kernel file (`kbench run --kernel FILE`): a kernel as CUDA source (compiled before the run by
+// nvcc or NVRTC), PTX, cubin or fatbin, and the manifest that says how to run it as a strategy of
+// a family: the launches of a case (one or more, each its entry point, each kernel parameter's
+// role — a family operand, an extent, a scalar, a knob, a scratch buffer — and its grid, block and
+// shared memory as formulas of the case), the data types, math and knobs.
 // The manifest is JSON, beside the file (FILE.json or STEM.json) or, for a .cu, in a comment
 // block at its top (`/* kbench { ... } */`); docs/kernel-files.md describes every key.
 //
@@ -51,6 +52,16 @@ struct KernelArg {
   std::optional<double> number;  // scalar: a JSON number, for a floating-point scalar
   Formula bytes;     // scratch: its size in bytes (0: a null pointer)
   ZeroWhen zero = ZeroWhen::never;
+  // scratch: the buffer another launch's parameter of this name declared (no bytes of its own).
+  bool shared = false;
+  // scratch: the family's output it holds after the last launch (-1: none), from element
+  // `result_at`, each element of `result_type` (KB_DTYPE_NONE: the case's data type); kbench
+  // copies it there, widened where the types differ (int32 into int64).
+  int result_of = -1;
+  Formula result_at;
+  bool sized_by_result = false;  // as many elements as the family's output (an output's "element")
+  bool bytes_in_elements = false;  // `bytes` counts elements of result_type (an output's "elements")
+  kb_dtype result_type = KB_DTYPE_NONE;
   // "parameter 3 (extent 'rows', int32)"
   std::string describe(std::size_t position) const;
 };
@@ -62,6 +73,17 @@ struct KernelKnob {
   std::string name, define, description;
   std::vector<std::string> values, choices;
   bool numeric = true;  // every value and choice an integer: usable in formulas and as an argument
+  // A knob whose value is a formula of the case ("rows < 128 ? 64 : 128", "is_pow2(n)"): not
+  // swept, not a parameter, but a template argument, define and name like any other.
+  std::optional<Formula> formula;
+};
+
+// One launch of a case: its entry, parameters, grid, block, cluster and shared memory.
+struct KernelStep {
+  std::string entry;  // a kernel name, or (.cu) a name expression; {T}, {op}, {knob} filled
+  std::vector<KernelArg> args;
+  std::vector<Formula> grid, block, cluster;  // one to three each; cluster empty: no cluster
+  Formula shared_bytes;                       // dynamic shared memory per block
 };
 
 struct KernelManifest {
@@ -73,28 +95,31 @@ struct KernelManifest {
                               // its own, of the bytes, "\0kbench manifest\0" and the manifest's
 
   std::string name, family, description;
-  std::string entry;  // a kernel name, or (.cu) an NVRTC name expression; {T}, {op}, {knob} filled
   std::uint32_t dtypes = 0;
   std::vector<std::string> ops;  // empty until bound: then the family's, or those listed
   std::uint32_t flags = 0;       // KB_FLAG_MATH_*, KB_FLAG_NONDETERMINISTIC, KB_FLAG_OWN_LAUNCH_SHAPE
-  std::vector<KernelArg> args;
-  std::vector<Formula> grid, block, cluster;  // one to three each; cluster empty: no cluster
-  Formula shared_bytes;                       // dynamic shared memory per block
-  std::vector<Formula> requirements;          // "requires": each non-zero, or the case is refused
+  std::vector<KernelStep> launches;   // in order, each case; the top level's keys are one launch
+  std::vector<Formula> requirements;  // "requires": each non-zero, or the case is refused
   std::vector<KernelKnob> knobs;
   // .cu: the name the case's C type is given, `typedef float T;` before the source, unless the
   // entry takes it as a template argument ({T}); "" for none.
   std::string type_alias = "T";
   std::vector<std::pair<std::string, std::string>> defines;  // .cu: -DNAME=VALUE
-  std::vector<std::string> options;                          // .cu: more NVRTC options
+  std::vector<std::string> options;                          // .cu: more compiler options
+  // .cu: "nvcc", "nvrtc", or "auto": nvcc where the toolkit has it, else NVRTC
+  // (KBENCH_KERNEL_COMPILER=nvcc|nvrtc decides "auto" instead).
+  std::string compiler = "auto";
 
   std::vector<std::string> shape_names;  // the family's ("rows", "cols"), once bound
   bool block_from_case() const { return !(flags & KB_FLAG_OWN_LAUNCH_SHAPE); }
 };
 
-// Reads FILE and its manifest and checks the manifest alone (keys, roles, types, formulas).
-// Throws InputError("FILE: what is wrong"), one line.
-KernelManifest read_kernel_manifest(const std::string& file);
+// Reads FILE and its manifest and checks the manifest alone (keys, roles, types, formulas): one
+// strategy, or each of its "strategies" (objects of the keys in which each differs from the top
+// level, each with its name). Throws InputError("FILE: what is wrong"), one line.
+std::vector<KernelManifest> read_kernel_manifests(const std::string& file);
+// The one named `name` ("family/NAME"); the first where `name` is empty.
+KernelManifest read_kernel_manifest(const std::string& file, const std::string& name = "");
 
 // Checks the manifest against its family (the family library's description: shape names, data
 // types, operations) and completes it (ops). Throws InputError("FILE: what is wrong").
@@ -111,7 +136,7 @@ bool kernel_accepts(const KernelManifest& manifest, const CaseRequest& request, 
 
 // One compiled form of the kernel: what a case's data type, operation and knobs make of it.
 struct KernelVariant {
-  std::string entry;                 // the resolved entry: "transpose_tiled<float, 32, 8>"
+  std::vector<std::string> entries;  // each launch's, resolved: "transpose_tiled<float, 32, 8>"
   // .cu: what the case puts before the source ("typedef float T;", and for float16 and bfloat16
   // the header of the type) and adds to the compiler's options ("-DTILE=32", "-DKB_OP_SUM=1").
   std::string prelude;
@@ -121,7 +146,7 @@ struct KernelVariant {
 };
 KernelVariant kernel_variant(const KernelManifest& manifest, const CaseRequest& request);
 
-// A case's launch, from the manifest's formulas.
+// One launch of a case, from the manifest's formulas.
 struct KernelLaunch {
   std::array<std::uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1}, cluster{1, 1, 1};
   bool clustered = false;
@@ -134,9 +159,11 @@ struct KernelLaunch {
   };
   std::vector<Value> values;
 };
-// `sms`: the device's multiprocessors (the `sms` of the formulas). Throws InputError naming the
-// formula and the case when one cannot be evaluated or gives a dimension out of range.
-KernelLaunch kernel_launch(const KernelManifest& manifest, const CaseRequest& request, int sms);
+// Each launch of a case, in order. `sms`: the device's multiprocessors (the `sms` of the
+// formulas). Throws InputError naming the formula and the case when one cannot be evaluated,
+// gives a dimension out of range, or is a `requires` of the grid that does not hold.
+std::vector<KernelLaunch> kernel_launches(const KernelManifest& manifest, const CaseRequest& request,
+                                          int sms);
 
 // The C type a data type is given as: "float", "double", "int", "__half", "__nv_bfloat16",
 // "signed char".
@@ -148,8 +175,11 @@ struct KernelParam {
   std::size_t bytes = 0;
   char kind = '?';
 };
-// What differs between the manifest's parameter list and the kernel's; "" when they agree.
-std::string compare_params(const KernelManifest& manifest, const std::vector<KernelParam>& kernel,
+// What differs between a launch's parameter list and its kernel's; "" when they agree.
+std::string compare_params(const KernelStep& step, const std::vector<KernelParam>& kernel,
                            const std::string& source);
+
+// The C types each data type and the names a kernel file's manifest may call its element types.
+kb_dtype element_type_of(const std::string& name);  // "int32", "int", "float" ...; NONE if unknown
 
 }  // namespace kb

@@ -108,6 +108,7 @@ Record encode_outcome(const CaseOutcome& o) {
     r["cupti_busiest_us"] = exact_text(o.cupti->busiest_us);
     r["cupti_operations"] = exact_text(o.cupti->operations);
     r["cupti_other_operations"] = exact_text(o.cupti->other_operations);
+    r["cupti_kernel_names"] = o.cupti->kernels;
   }
   if (!o.counters.empty()) r["counters"] = o.counters;
   if (!o.cupti_unavailable.empty()) r["cupti_unavailable"] = o.cupti_unavailable;
@@ -172,9 +173,9 @@ CaseOutcome decode_outcome(const Record& record) {
   for (const auto& [key, member] : kOptionalNumbers) o.*member = in.optional_number(key);
   if (in.has("captured_ops")) o.captured_operations = in.integer("captured_ops");
   if (in.has("cupti_us")) {
-    o.cupti = CuptiFigures{in.number("cupti_us"), in.number("cupti_stream_us"),
+    o.cupti = CuptiFigures{in.number("cupti_us"),         in.number("cupti_stream_us"),
                            in.number("cupti_busiest_us"), in.number("cupti_operations"),
-                           in.number("cupti_other_operations")};
+                           in.number("cupti_other_operations"), in.text("cupti_kernel_names")};
   }
   if (in.has("counters")) o.counters = in.text("counters");
   if (in.has("cupti_unavailable")) o.cupti_unavailable = in.text("cupti_unavailable");

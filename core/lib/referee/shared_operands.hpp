@@ -20,8 +20,8 @@
 
 namespace kb {
 
-// Page-sized, so the operand keeps the alignment every allocation it could have had offers to
-// vector loads and the tensor memory accelerator.
+// The guard zones' size. A device operand starts on a large page (2 MiB), as a large cudaMalloc
+// does, a host one on a page.
 inline constexpr std::uint64_t kGuardBytes = 4096;
 
 // How a shared operand travels to the worker: its shape, and where its memory is (the IPC handle's

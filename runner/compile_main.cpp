@@ -1,0 +1,89 @@
+// `kbench compile`: the child that compiles kernel files before a run. It runs no plugin code
+// (the family is described to it, never loaded), so nothing a plugin did can reach the compilers
+// or the code they write; it is confined like the probe, and may write beneath the compiled-code
+// cache alone. Answers each `kernel` record with `built` (a summary, the cases whose launch cannot
+// be formed) or `refused` (why), saying each variant built (`step`) as it goes. The workers that
+// time the kernels then only load the code it left in the cache.
+#include "commands.hpp"
+#include "kernel/kernel_strategy.hpp"
+#include "plugin/kernel_manifest.hpp"
+#include "protocol/codec.hpp"
+#include "protocol/sandbox.hpp"
+#include "protocol/sequence.hpp"
+#include "util/input_error.hpp"
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <sstream>
+
+namespace kb {
+namespace {
+
+constexpr int kAnswersFd = 3;
+std::uint64_t g_sequence = 0;
+
+void send(const std::string& kind, Record record) {
+  set_sequence(record, g_sequence);
+  if (!write_text(kAnswersFd, encode_record(kind, record))) _exit(0);  // the parent is gone
+}
+
+void compile_kernel(Record& fields) {
+  const std::string file = fields["file"];
+  try {
+    auto manifest = read_kernel_manifest(file, fields["name"]);
+    if (manifest.sha256 != fields["sha256"]) {
+      throw InputError(file + ": the file changed since kbench read it");
+    }
+    Record family_fields;
+    std::string kind;
+    if (!decode_record(fields["family"], kind, family_fields)) {
+      throw InputError(file + ": no description of its family");
+    }
+    bind_to_family(manifest, decode_plugin(family_fields));
+    std::vector<CaseRequest> cases;
+    std::istringstream lines(fields["cases"]);
+    for (std::string line; std::getline(lines, line);) {
+      Record c;
+      if (decode_record(line, kind, c) && kind == "case") cases.push_back(decode_case(c));
+    }
+    KernelCheck check;
+    try {
+      check = check_kernel_file(manifest, cases, std::stoi(fields["device"]),
+                                CodeCache(kernel_cache_dir()),
+                                [](const std::string& what) { send("step", {{"name", what}}); });
+    } catch (const KernelBuildError& e) {
+      throw InputError(file + ": " + e.what());
+    }
+    Record answer{{"summary", check.summary}};
+    for (const auto& [index, reason] : check.unsupported) {
+      answer["unsupported." + std::to_string(index)] = reason;
+    }
+    send("built", answer);
+  } catch (const std::exception& e) {
+    send("refused", {{"reason", e.what()}});
+  }
+}
+
+}  // namespace
+
+int compile_command(const std::vector<std::string>&) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
+  // The compilers write beneath the cache folder (made by the parent where it was missing) and
+  // in the process's own temporary folder.
+  enter_sandbox({kernel_cache_dir()});
+  LineReader input(0);
+  std::string line, kind;
+  Record fields;
+  while (input.read_line(line, -1) == LineReader::Status::line) {
+    if (!decode_record(line, kind, fields) || kind != "kernel") continue;
+    g_sequence = take_sequence(fields).value_or(0);
+    compile_kernel(fields);
+  }
+  return 0;
+}
+
+}  // namespace kb
