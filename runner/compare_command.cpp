@@ -186,6 +186,13 @@ int compare_command(const std::vector<std::string>& args) {
   const Comparison comparison = compare(rows, request);
   std::cout << (format == "csv" ? comparison_csv(comparison)
                                 : terminal_text(comparison_markdown(comparison), true));
+  // The markdown says so beside its tables; a CSV has no place for it.
+  if (format == "csv") {
+    for (const auto& difference : comparison.built_differently) {
+      std::cerr << "kbench: warning: built differently: "
+                << terminal_text(code_difference_text(difference), false) << "\n";
+    }
+  }
   return 0;
 }
 

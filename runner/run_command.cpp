@@ -101,6 +101,9 @@ int run_command(const std::vector<std::string>& args) {
   std::string why_no_device;
   const int device_count = cuda_device_count(&why_no_device);
   options.sweep.devices = parse_devices(options.devices, device_count);
+  for (int device : device_count > 0 ? options.sweep.devices : std::vector<int>{}) {
+    options.sweep.capabilities[device] = device_capability(device);
+  }
   if (!options.timing.counters.empty() && device_count == 0) {
     std::cerr << "kbench: --metrics: no CUDA device (" << why_no_device
               << "): no counters, the counters column stays empty\n";

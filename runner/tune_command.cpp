@@ -266,6 +266,7 @@ int tune_command(const std::vector<std::string>& args) {
     throw InputError("device " + std::to_string(device) + " is not present (" +
                      std::to_string(device_count) + " CUDA devices)");
   }
+  if (device_count > 0) run.sweep.capabilities[device] = device_capability(device);
   RunContext context;
   context.host = host_name();
   context.run_id = run.run_id.empty() ? default_run_id(context.host) : run.run_id;

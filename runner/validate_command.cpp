@@ -338,6 +338,7 @@ int validate_kernel_part(const std::shared_ptr<const PluginInfo>& part, const Di
   sweep.dtypes = dtype_list(part->dtypes);
   sweep.devices = {device ? 0 : -1};
   sweep.params = params;
+  if (device) sweep.capabilities[0] = device_capability(0);
   Plan plan = plan_sweep({part}, sweep, families, probe);
   check_planned_kernels(probe, plan);
   const auto planned = std::count_if(plan.cases.begin(), plan.cases.end(),

@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Builds build-device/ here (sm_90, tests on) and stages a copy without object files in
 # .device/build-device, small enough to travel to the GPU machine (name `.device` in `carry`).
+#   scripts/device-prepare.sh generations   also the plugins as compute_80 PTX alone, built in
+#     build-ptx80/ and staged in .device/build-ptx80/lib (`scripts/gpu-check.sh generations`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = generations ]; then
+  [ -d build-ptx80/lib/kbench/plugins ] && find build-ptx80/lib/kbench/plugins -name '*.so' -delete
+  KBENCH_BUILD_DIR=build-ptx80 KBENCH_BUILD_TARGET=kbench_plugins scripts/build.sh \
+    -DKBENCH_BUILD_TESTS=OFF -DKBENCH_CUDA_ARCHS=compute_80
+  rm -rf .device/build-ptx80 && mkdir -p .device/build-ptx80/lib/kbench
+  cp -r build-ptx80/lib/kbench/plugins .device/build-ptx80/lib/kbench/
+else
+  rm -rf .device/build-ptx80  # none of an earlier commit travels
+fi
 command -v rsync >/dev/null || apt-get install -y -qq rsync >/dev/null
 # A plugin removed from the build leaves its .so behind, and the runner would load it: relinking
 # every plugin from its objects costs seconds.

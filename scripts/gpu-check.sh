@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|generations|all] [extra kbench run args...]
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
 # nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
 # in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
@@ -36,6 +36,13 @@
 # counters", and --metrics against Nsight Compute along the transpose ladder.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
+# `generations` (not in `all`; about 4 minutes on an H100, three default sweeps): issue 44's
+# acceptance. The default sweep natively, from the plugins built as compute_80 PTX alone
+# (scripts/device-prepare.sh generations stages them), natively again; scripts/generations-check.py
+# then counts each run's rows by the code they say ran and sets the PTX run's medians beside the
+# native ones (the second native run gives the noise); then one test plugin as sm_80 machine code
+# alone (unsupported), as compute_80 PTX alone and as sm_90a, and the GPU tests that hold the
+# code reader's choice to the driver's.
 #
 # The build comes from this machine's build-device/ (scripts/device-prepare.sh builds it where
 # Boost and GoogleTest are installed and stages a slim copy in .device/); on a machine with the
@@ -376,3 +383,36 @@ if [ "$mode" = multi ] || [ "$mode" = split ]; then
   done
 fi
 
+
+if [ "$mode" = generations ]; then
+  # The plugins as compute_80 PTX alone (scripts/device-prepare.sh generations stages them in
+  # .device/build-ptx80), run by a copy of this runner beside them (a symlink would find this
+  # build's plugins): every strategy's kernels compiled by the driver at load.
+  ptx=.device/build-ptx80
+  [ -d "$ptx/lib/kbench/plugins" ] || { echo "no $ptx: scripts/device-prepare.sh generations"; exit 1; }
+  mkdir -p "$ptx/bin" && cp "$kbench" "$ptx/bin/kbench"
+  csv="$out/generations.csv"
+  echo "== the default sweep natively (sm_90), from compute_80 PTX (JIT), natively again"
+  for run in native-1 ptx80 native-2; do
+    exe=$kbench
+    [ "$run" = ptx80 ] && exe=$PWD/$ptx/bin/kbench
+    start=$(date +%s)
+    "$exe" run --output "$csv" --run-id "$run" "$@" >"$out/$run.md" 2>"$out/$run.log"
+    echo "$run: exit $?, $(($(date +%s) - start)) s, $(grep -E "cases:" "$out/$run.md")"
+  done
+  python3 scripts/generations-check.py "$csv" | tee "$out/generations.md"
+  "$kbench" compare "$csv" --by run --baseline native-1 \
+    >"$out/generations-compare.md" 2>&1
+  echo "== one plugin as sm_80 machine code alone, as compute_80 PTX alone, as sm_90a alone"
+  "$kbench" run --plugins build-device/tests/plugins/faulty_cuda --plugins \
+    build-device/tests/plugins/device_code --plugin 'gpu_testing/none' --plugin \
+    'gpu_testing/wrong_arch' --plugin 'code_testing/*' --sizes 1000 --dtypes int32 \
+    --output "$out/code-variants.csv" --run-id code-variants "$@" >/dev/null 2>&1
+  python3 - "$out/code-variants.csv" <<'PY' | tee -a "$out/generations.md"
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    print(f"{r['plugin']}: {r['status']}, code '{r['code']}'" + (f", {r['message']}" if r['message'] else ""))
+PY
+  ctest --test-dir build-device -R 'CodeGpu|IsolationGpu' --output-on-failure 2>&1 |
+    grep -E "tests passed|tests failed|Failed|Passed"
+fi

@@ -3,6 +3,7 @@
 // kernel that cannot launch is an `error` row, never a fast one; shared memory above the device's
 // limit is refused before any launch; `tune --kernel` searches a .cu's knobs.
 #include "../support/kbench_process.hpp"
+#include "device/device_info.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,8 +43,9 @@ TEST_F(KernelFilesGpu, ThePaddedTileAsPluginCuPtxAndCubinInOneRun) {
                            "--blocks", "32x32", "--dtypes", "float32", "--max-time", "0.3"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::map<std::string, double> median;
-  std::map<std::string, std::string> compiler;
+  std::map<std::string, std::string> compiler, code;
   for (const auto& row : run.rows) {
+    code[row.at("plugin")] = row.at("code").substr(0, row.at("code").find(" ("));
     EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << ": " << row.at("message");
     EXPECT_EQ(row.at("referee"), "family") << row.at("plugin");
     median[row.at("plugin")] = std::atof(row.at("median_us").c_str());
@@ -57,6 +59,13 @@ TEST_F(KernelFilesGpu, ThePaddedTileAsPluginCuPtxAndCubinInOneRun) {
   EXPECT_EQ(compiler["transpose/transpose_tile_ptx"].rfind("ptx", 0), 0u);
   EXPECT_EQ(compiler["transpose/transpose_tile_cubin"].rfind("cubin", 0), 0u);
   EXPECT_EQ(compiler["transpose/shared_padded"], "");
+  // The code column agrees with kernel_compiler: the PTX compiled by the driver at load, the cubin
+  // and NVRTC's output for this device as they are (the examples are built for sm_90).
+  const std::string device = "sm_" + std::to_string(kb::device_capability(0).number());
+  EXPECT_EQ(code["transpose/transpose_tile"], device);
+  EXPECT_EQ(code["transpose/transpose_tile_ptx"], "ptx-jit compute_90");
+  EXPECT_EQ(code["transpose/transpose_tile_cubin"], "sm_90");
+  EXPECT_EQ(code["transpose/shared_padded"].rfind("sm_9", 0), 0u);
   ASSERT_EQ(median.size(), 4u) << run.output;
   const double plugin = median.at("transpose/shared_padded");
   for (const char* name : {"transpose/transpose_tile", "transpose/transpose_tile_ptx",

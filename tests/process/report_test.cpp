@@ -134,6 +134,39 @@ TEST_F(ReportTest, LeadsWithTheModelsTheBestPerFamilyTheScalingAndTheRoofline) {
   }
 }
 
+// Across generations: the models table says which code each model's rows ran, the models whose
+// rows ran code built differently are named, and a model the peak table lacks is said to be.
+TEST_F(ReportTest, SaysWhichCodeRanAndWhichModelTheTableLacks) {
+  const std::string csv = (folder_ / "generations.csv").string();
+  {
+    kb::ResultsStore store(csv);
+    const Card h100{"H100", "GPU-h", 3000}, b200{"B200", "GPU-b", 7000, "134217728", "10.0", "148"};
+    const Card gb10{"GB10", "GPU-g", 250, "25165824", "12.1", "48", "2500"};
+    for (const auto& [card, code] : {std::pair{h100, "sm_90 (cuda 13.0)"},
+                                     {b200, "ptx-jit compute_90 (ptx 9.0)"},
+                                     {gb10, "ptx-jit compute_90 (ptx 9.0)"}}) {
+      kb::ResultRow row = case_row(card, {"matmul/cublas", "float32", "4096x4096x4096", 1000,
+                                          201326592, 137438953472, "fp32"});
+      row.set("code", code);
+      store.append(row);
+    }
+  }
+  const fs::path out = folder_ / "generations";
+  const auto run = kbtest::kbench({"report", csv, "-o", out.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string md = read_file(out / "report.md");
+  EXPECT_NE(md.find("| H100      | 9.0                | sm_90 (cuda 13.0)            | 132 |"),
+            std::string::npos) << block_from(md, "| GPU model");
+  EXPECT_NE(md.find("| B200      | 10.0               | ptx-jit compute_90 (ptx 9.0) | 148 |"),
+            std::string::npos) << block_from(md, "| GPU model");
+  EXPECT_NE(md.find("\nNo peak rates for GB10 (compute capability 12.1): kbench's table "
+                    "(`core/lib/device/peak_rates.cpp`) lacks its architecture"),
+            std::string::npos) << md;
+  EXPECT_NE(md.find("- matmul/cublas ran ptx-jit compute_90 (ptx 9.0) on B200 and sm_90 (cuda 13.0) "
+                    "on H100 (JIT-compiled from PTX on one side)\n"),
+            std::string::npos) << md;
+}
+
 // Issue 26: inf and 1e308 medians made gnuplot fail on the report (exit 3).
 TEST_F(ReportTest, MediansThatAreNoMeasurementAreLeftOutNotAnError) {
   const std::string csv = (folder_ / "odd.csv").string();

@@ -13,6 +13,7 @@ struct Card {
   std::string name, uuid;
   double copy_gbps = 0;
   std::string l2_bytes = "52428800";  // 50 MiB, an H100's
+  std::string compute_capability = "9.0", sm_count = "132", sm_clock_mhz = "1980";
 };
 
 struct CaseSpec {
@@ -28,11 +29,11 @@ inline kb::ResultRow case_row(const Card& card, const CaseSpec& c,
   r.set("run_id", "run-" + card.uuid);
   r.set("gpu_name", card.name);
   r.set("gpu_uuid", card.uuid);
-  r.set("compute_capability", "9.0");
-  r.set("sm_count", "132");
+  r.set("compute_capability", card.compute_capability);
+  r.set("sm_count", card.sm_count);
   r.set("l2_bytes", card.l2_bytes);
   r.set("copy_gbps", std::to_string(card.copy_gbps));
-  r.set("sm_clock_mhz", "1980");
+  r.set("sm_clock_mhz", card.sm_clock_mhz);
   r.set("family", c.plugin.substr(0, c.plugin.find('/')));
   r.set("plugin", c.plugin);
   r.set("dtype", c.dtype);

@@ -104,6 +104,52 @@ TEST(Compare, KernelFilesAreNamedAndAnEditedOneIsSaidToBe) {
       << comparison_markdown(comparison);
 }
 
+// The code each GPU column ran, and a plugin whose rows ran code the driver compiled from PTX on
+// one side and machine code on the other, or code of different compilers: named, against the
+// column its speed-up is against. Files from before the `code` column say nothing.
+TEST(Compare, CodeBuiltDifferentlyOnTwoModelsIsSaidToBe) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), b200 = on("NVIDIA B200", "GPU-2");
+  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+                                 make_row(with(b200, "1024", "50"))};
+  Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  EXPECT_TRUE(comparison.codes.empty());
+  EXPECT_EQ(comparison_markdown(comparison).find("`code`"), std::string::npos);
+
+  rows[0].set("code", "sm_90 (cuda 13.0)");
+  rows[1].set("code", "sm_100 (cuda 13.0)");
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  ASSERT_EQ(comparison.codes.size(), 2u);
+  EXPECT_EQ(comparison.codes[1].column, "NVIDIA H100");  // the columns' order: B200, H100
+  EXPECT_EQ(comparison.codes[1].codes, (std::vector<std::string>{"sm_90 (cuda 13.0)"}));
+  EXPECT_TRUE(comparison.built_differently.empty());  // native code of one compiler on each
+  EXPECT_NE(comparison_markdown(comparison).find(
+                "The code each column ran (`code` column): NVIDIA B200: sm_100 (cuda 13.0); "
+                "NVIDIA H100: sm_90 (cuda 13.0).\n"),
+            std::string::npos)
+      << comparison_markdown(comparison);
+
+  rows[1].set("code", "ptx-jit compute_90 (ptx 9.0)");
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, "H100"});
+  ASSERT_EQ(comparison.built_differently.size(), 1u);
+  const CodeDifference& jit = comparison.built_differently.front();
+  EXPECT_TRUE(jit.jit_on_one_side);
+  EXPECT_EQ(code_difference_text(jit),
+            rows[0].get("plugin") + " ran ptx-jit compute_90 (ptx 9.0) on NVIDIA B200 and sm_90 "
+            "(cuda 13.0) on NVIDIA H100 (JIT-compiled from PTX on one side)");
+  EXPECT_NE(comparison_markdown(comparison).find("\nBuilt differently: these speed-ups weigh the "
+                                                 "compilers as well as the GPUs.\n\n- "),
+            std::string::npos);
+
+  rows[1].set("code", "sm_100 (cuda 12.8)");
+  comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
+  ASSERT_EQ(comparison.built_differently.size(), 1u);
+  EXPECT_FALSE(comparison.built_differently.front().jit_on_one_side);
+  EXPECT_EQ(comparison.built_differently.front().against, "sm_100 (cuda 12.8)");  // the baseline's
+  // Who made a compressed cubin is unknown: nothing to compare.
+  rows[1].set("code", "sm_100");
+  EXPECT_TRUE(compare(records_of(rows), {CompareBy::gpu, Metric::time, ""}).built_differently.empty());
+}
+
 // Issue 26: an inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
 TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");

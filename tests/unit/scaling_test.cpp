@@ -93,6 +93,68 @@ TEST(Scaling, EachPluginAgainstWhatItsBoundPredicts) {
   EXPECT_FALSE(find_case(s, "transpose/fast", "float32", "1024x1024").predicted);
 }
 
+// Three generations and a device the peak table lacks, each with its own SM count and clock: the
+// predicted speed-up of a compute-bound case is the ratio of the models' peaks at its precision,
+// of a memory-bound one the ratio of their copy bandwidths; the unknown device gets no FLOP/s
+// prediction, never zeros or another generation's figures.
+TEST(Scaling, AcrossGenerationsEachModelsOwnPeaks) {
+  const Card a100{"NVIDIA A100-SXM4-80GB", "GPU-a", 1700, "41943040", "8.0", "108", "1410"};
+  const Card b200{"NVIDIA B200", "GPU-b", 6800, "134217728", "10.0", "148", "1980"};
+  const Card rtx{"NVIDIA GeForce RTX 5090", "GPU-r", 1500, "100663296", "12.0", "170", "2407"};
+  const Card gb10{"NVIDIA GB10", "GPU-g", 250, "25165824", "12.1", "48", "2500"};
+  const CaseSpec bf16{"matmul/tensor", "bfloat16", "8192x8192x8192", 0, 402653184,
+                      1099511627776, "bf16"};
+  std::vector<ResultRecord> rows;
+  for (const auto& [card, speed] : {std::pair{a100, 1.0}, {b200, 3.0}, {rtx, 4.0}, {gb10, 0.5}}) {
+    rows.push_back(case_record(card, copy_8192(1000 / speed)));
+    rows.push_back(case_record(card, sgemm(20000 / speed)));
+    CaseSpec tensor = bf16;
+    tensor.median_us = 5000 / speed;
+    rows.push_back(case_record(card, tensor));
+  }
+  const auto models = gpu_models(rows);
+  ASSERT_EQ(models.size(), 4u);
+  EXPECT_EQ(models[0].name, "NVIDIA A100-SXM4-80GB");  // the oldest: the baseline
+  EXPECT_FALSE(models[3].peaks_known());               // GB10, cc 12.1
+  EXPECT_FALSE(models[3].peak_gflops("fp32"));
+  const auto scalings = expected_scaling(rows, models);
+  ASSERT_EQ(scalings.size(), 3u);
+  const auto predicted = [&](std::size_t m, const std::string& plugin, const std::string& dtype,
+                             const std::string& shape) {
+    return find_case(scalings[m], plugin, dtype, shape).predicted;
+  };
+  // B200 over A100: FP32 148 x 1980 x 256 over 108 x 1410 x 128; BF16 x 8192 over x 2048.
+  EXPECT_NEAR(*predicted(0, "matmul/cublas", "float32", "4096x4096x4096"),
+              (148 * 1980.0 * 256) / (108 * 1410.0 * 128), 1e-9);
+  EXPECT_NEAR(*predicted(0, "matmul/tensor", "bfloat16", "8192x8192x8192"),
+              (148 * 1980.0 * 8192) / (108 * 1410.0 * 2048), 1e-9);
+  EXPECT_NEAR(*predicted(0, "transpose/copy", "float32", "8192x8192"), 6800 / 1700.0, 1e-9);
+  // RTX 5090 over A100: FP32 170 x 2407 x 256; BF16 at the professional part's full rate.
+  EXPECT_NEAR(*predicted(1, "matmul/cublas", "float32", "4096x4096x4096"),
+              (170 * 2407.0 * 256) / (108 * 1410.0 * 128), 1e-9);
+  EXPECT_NEAR(*predicted(1, "matmul/tensor", "bfloat16", "8192x8192x8192"),
+              (170 * 2407.0 * 1024) / (108 * 1410.0 * 2048), 1e-9);
+  // GB10: its copy bandwidth predicts its memory-bound case, nothing its compute-bound ones.
+  EXPECT_NEAR(*predicted(2, "transpose/copy", "float32", "8192x8192"), 250 / 1700.0, 1e-9);
+  EXPECT_FALSE(predicted(2, "matmul/cublas", "float32", "4096x4096x4096"));
+  EXPECT_FALSE(predicted(2, "matmul/tensor", "bfloat16", "8192x8192x8192"));
+}
+
+// Rows without an SM clock (NVML absent): the nominal clock of the table's part, said to be one.
+TEST(Scaling, AModelWithoutAClockTakesTheNominalOneOfItsArchitecture) {
+  Card b200{"NVIDIA B200", "GPU-b", 6800, "134217728", "10.0", "148", ""};
+  Card gb10{"NVIDIA GB10", "GPU-g", 250, "25165824", "12.1", "48", ""};
+  const std::vector<ResultRecord> rows = {case_record(b200, sgemm(300)),
+                                          case_record(gb10, sgemm(9000))};
+  const auto models = gpu_models(rows);
+  ASSERT_EQ(models.size(), 2u);
+  EXPECT_EQ(*models[0].clock_mhz, 1980);
+  EXPECT_TRUE(models[0].nominal_clock);
+  EXPECT_NEAR(*models[0].peak_gflops("fp32"), 148 * 1.980 * 256, 1e-6);
+  EXPECT_FALSE(models[1].clock_mhz);  // no architecture in the table, no clock to assume
+  EXPECT_FALSE(models[1].peak_gflops("fp32"));
+}
+
 TEST(Scaling, OneModelHasNothingToScaleAgainst) {
   const std::vector<ResultRecord> rows = {case_record(kH100a, copy_8192(180)),
                                           case_record(kH100b, copy_8192(181))};

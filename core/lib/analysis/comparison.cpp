@@ -1,6 +1,7 @@
 #include "analysis/comparison.hpp"
 
 #include "analysis/card_pool.hpp"
+#include "device/cuda_code.hpp"
 #include "store/key_columns.hpp"
 #include "store/case_columns.hpp"
 #include "util/input_error.hpp"
@@ -247,6 +248,43 @@ CaseColumns key_columns_of(CompareBy by) {
   return kComparedCase;
 }
 
+// The code of each plugin in each column (plugin -> column -> codes).
+using CodesOfPlugin = std::map<std::string, std::map<std::string, std::vector<std::string>>>;
+
+// Two `code` cells of code built differently: one JIT-compiled, or made by different compilers.
+std::optional<bool> differ_in_build(const std::string& code, const std::string& other) {
+  if (jit_compiled(code) != jit_compiled(other)) return true;
+  const std::string maker = code_made_by(code), other_maker = code_made_by(other);
+  if (!maker.empty() && !other_maker.empty() && maker != other_maker) return false;
+  return std::nullopt;
+}
+
+// Each plugin's first difference between a column and the column its speed-ups are against.
+std::vector<CodeDifference> code_differences(const PivotTable& table, bool ladder,
+                                             const CodesOfPlugin& codes) {
+  std::vector<CodeDifference> differences;
+  for (const auto& [plugin, by_column] : codes) {
+    for (std::size_t c = 0; c < table.columns.size(); ++c) {
+      if (!ladder && c == table.baseline) continue;
+      if (ladder && c == 0) continue;
+      const std::string& against = table.columns[ladder ? c - 1 : table.baseline];
+      const auto mine = by_column.find(table.columns[c]);
+      const auto theirs = by_column.find(against);
+      if (mine == by_column.end() || theirs == by_column.end()) continue;
+      std::optional<CodeDifference> found;
+      for (const auto& code : mine->second) {
+        for (const auto& other : theirs->second) {
+          if (const auto jit = differ_in_build(code, other); jit && !found) {
+            found = CodeDifference{plugin, table.columns[c], code, against, other, *jit};
+          }
+        }
+      }
+      if (found) differences.push_back(*found);
+    }
+  }
+  return differences;
+}
+
 }  // namespace
 
 Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareRequest& request) {
@@ -272,6 +310,9 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   bool any_refereed_by_family = false;
   std::set<std::string> self_refereed;
   std::map<std::string, KernelFileRows> kernel_files;
+  const bool by_gpu = request.by == CompareBy::gpu || request.by == CompareBy::device;
+  std::map<std::string, std::vector<std::string>> codes_of_column;
+  CodesOfPlugin codes_of_plugin;
   const auto add_once = [](std::vector<std::string>& list, const std::string& item) {
     if (!item.empty() && std::find(list.begin(), list.end(), item) == list.end()) {
       list.push_back(item);
@@ -296,6 +337,10 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
                                : request.by == CompareBy::plugin ? row.plugin
                                                                  : gpus[i];
     const std::string table = request.by == CompareBy::plugin ? row.family : "";
+    if (by_gpu && row.ok()) {
+      add_once(codes_of_column[column], row.code);
+      add_once(codes_of_plugin[row.plugin][column], row.code);
+    }
     // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
     const std::string block = request.by != CompareBy::plugin ? ""
                               : row.params.empty()            ? row.block
@@ -355,6 +400,16 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   }
   if (!baseline_found) {
     throw InputError("unknown baseline '" + request.baseline + "'; the columns are " + join(known));
+  }
+  if (by_gpu) {
+    const PivotTable& table = comparison.tables.front();
+    for (const auto& column : table.columns) {
+      const auto found = codes_of_column.find(column);
+      if (found != codes_of_column.end() && !found->second.empty()) {
+        comparison.codes.push_back({column, found->second});
+      }
+    }
+    comparison.built_differently = code_differences(table, request.ladder, codes_of_plugin);
   }
   // With one column there is nothing to summarize: every plugin would read "baseline".
   if (request.by != CompareBy::plugin && comparison.tables.front().columns.size() > 1) {

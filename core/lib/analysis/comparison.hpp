@@ -82,6 +82,22 @@ struct KernelFileRows {
   std::vector<std::string> sha256s;
 };
 
+// --by gpu or device: the code a column's rows ran (the `code` column), each once, in the order met.
+struct ColumnCode {
+  std::string column;
+  std::vector<std::string> codes;
+};
+
+// A plugin whose rows ran code built differently in a column and in the column its speed-ups there
+// are against: compiled by the driver from PTX on one side and machine code on the other, or made
+// by different compilers. The speed-up then weighs the compilers as well as the GPUs.
+struct CodeDifference {
+  std::string plugin;
+  std::string column, code;              // the column and its code
+  std::string against_column, against;   // the baseline (or the column to its left) and its code
+  bool jit_on_one_side = false;          // else: different compilers
+};
+
 struct Comparison {
   CompareBy by = CompareBy::gpu;
   Metric metric = Metric::time;
@@ -94,6 +110,9 @@ struct Comparison {
   std::vector<std::string> self_refereed;
   // The plugins compared whose rows came from kernel files, by name.
   std::vector<KernelFileRows> kernel_files;
+  // --by gpu or device, where rows say which code ran: each column's, and where it differs.
+  std::vector<ColumnCode> codes;
+  std::vector<CodeDifference> built_differently;
 };
 
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every

@@ -2,30 +2,16 @@
 
 #include "analysis/card_pool.hpp"
 #include "analysis/metric.hpp"
+#include "device/cuda_code.hpp"
 #include "util/natural_order.hpp"
 #include "util/statistics.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <tuple>
 
 namespace kb {
-namespace {
 
-struct ComputeCapability {
-  int major = 0, minor = 0;
-};
-
-// "9.0" -> {9, 0}; nothing for an empty or malformed cell.
-std::optional<ComputeCapability> parse_compute_capability(const std::string& text) {
-  ComputeCapability cc;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d.%d%c", &cc.major, &cc.minor, &rest) != 2) return std::nullopt;
-  return cc;
-}
-
-}  // namespace
 std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
   const auto distinction = [grouping](const ResultRecord& row) -> const std::string& {
@@ -56,6 +42,11 @@ std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGr
   return labels;
 }
 
+bool GpuModel::peaks_known() const {
+  const auto cc = parse_compute_capability(compute_capability);
+  return cc && peak_rates(cc->major, cc->minor, 0, 0).known;
+}
+
 std::optional<double> GpuModel::peak_gflops(const std::string& precision) const {
   const auto cc = parse_compute_capability(compute_capability);
   if (!cc || !clock_mhz) return std::nullopt;
@@ -84,6 +75,10 @@ std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
     }
     model.runs.insert(row.run_id);
     ++model.rows;
+    if (!row.code.empty() &&
+        std::find(model.codes.begin(), model.codes.end(), row.code) == model.codes.end()) {
+      model.codes.push_back(row.code);
+    }
     auto& held = latest_of_card[labels[i]];
     const auto found = held.find(row.gpu_uuid);
     if (found == held.end() || is_later(rows, i, found->second)) held[row.gpu_uuid] = i;

@@ -41,11 +41,14 @@ struct GpuModel {
   std::optional<double> clock_mhz;
   bool nominal_clock = false;
   std::vector<GpuCard> cards;  // by UUID
+  std::vector<std::string> codes;  // the code its rows ran (the `code` column), each once
   std::set<std::string> runs;
   std::size_t rows = 0;
 
   // GFLOP/s at a precision of the `peak` column ("fp32", "bf16", ...); nothing when unknown.
   std::optional<double> peak_gflops(const std::string& precision) const;
+  // Its architecture is in the peak table (device/peak_rates.hpp).
+  bool peaks_known() const;
 };
 
 // The models of the rows that ran on a GPU, oldest first: by compute capability, then by name in

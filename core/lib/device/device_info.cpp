@@ -79,6 +79,16 @@ std::string compute_capability(const DeviceInfo& device) {
   return std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
 }
 
+ComputeCapability device_capability(int index) {
+  ComputeCapability cc;
+  if (cudaDeviceGetAttribute(&cc.major, cudaDevAttrComputeCapabilityMajor, index) != cudaSuccess ||
+      cudaDeviceGetAttribute(&cc.minor, cudaDevAttrComputeCapabilityMinor, index) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  return cc;
+}
+
 std::string host_name() {
   char name[256] = {};
   gethostname(name, sizeof name - 1);

@@ -1,6 +1,7 @@
 // What a results row says about the GPU: identity, size, and the theoretical ceilings.
 #pragma once
 
+#include "device/cuda_code.hpp"
 #include "device/peak_rates.hpp"
 
 #include <string>
@@ -33,6 +34,10 @@ void open_device(int index);
 
 // "9.0", as a results row's compute_capability cell has it.
 std::string compute_capability(const DeviceInfo& device);
+
+// The compute capability of device `index`, without the rest of query_device; {0, 0} when the
+// runtime cannot tell.
+ComputeCapability device_capability(int index);
 
 // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi and NVML write it.
 std::string device_uuid(int index);

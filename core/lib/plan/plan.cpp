@@ -86,8 +86,10 @@ namespace {
 // blocks become cases; when the plugin accepts none, one `unsupported` case says why. A crash or
 // hang of its accepts() becomes the outcome of each case it was asked about.
 void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, CaseRequest request,
-               const std::vector<Block>& blocks, PluginProbe& probe) {
-  PlannedCase planned{plugin, request, {}};
+               const std::vector<Block>& blocks, PluginProbe& probe, DeviceCode& device_code) {
+  PlannedCase planned;
+  planned.plugin = plugin;
+  planned.request = request;
   if (!(plugin->dtypes & request.dtype)) {
     planned.outcome = CaseOutcome::without_run(
         CaseStatus::unsupported, std::string("data type ") + dtype_name(request.dtype) +
@@ -96,22 +98,27 @@ void plan_size(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin, Case
     plan.cases.push_back(planned);
     return;
   }
-  // The referee first: a case its family cannot judge is not run at all.
   const auto& referee = plugin->refereed_by_family() ? plugin->referee : nullptr;
-  if (referee) {
-    std::string refusal;
-    if (!(referee->dtypes & request.dtype)) {
+  // Code for the device, the strategy's and its referee's, then the referee: a case its family
+  // cannot judge is not run at all.
+  const PartCode code = device_code.of(*plugin, request.device);
+  planned.code = code.code;
+  std::string refusal = code.refusal;
+  if (refusal.empty() && referee) {
+    if (const PartCode family = device_code.of(*referee, request.device); !family.refusal.empty()) {
+      refusal = "the " + referee->name + " family's library has " + family.refusal;
+    } else if (!(referee->dtypes & request.dtype)) {
       refusal = std::string("the ") + referee->name + " family defines no " +
                 dtype_name(request.dtype) + " (it defines " + dtype_list(referee->dtypes) + ")";
     } else if (!request.op.empty() && !listed(split_list(referee->ops), request.op)) {
       refusal = "the " + referee->name + " family has no operation '" + request.op + "'";
     }
-    if (!refusal.empty()) {
-      planned.outcome = CaseOutcome::without_run(CaseStatus::unsupported, refusal);
-      if (blocks.size() == 1) planned.request.block = blocks.front();
-      plan.cases.push_back(planned);
-      return;
-    }
+  }
+  if (!refusal.empty()) {
+    planned.outcome = CaseOutcome::without_run(CaseStatus::unsupported, refusal);
+    if (blocks.size() == 1) planned.request.block = blocks.front();
+    plan.cases.push_back(planned);
+    return;
   }
   std::string last_reason;
   std::size_t accepted = 0;
@@ -157,7 +164,7 @@ std::string operation_of(const PluginInfo& plugin, const std::string& named, con
 // "transpose/fast float32 8192x4096" or "reduce/tree_unrolled int32 2^20 256 sumsq".
 void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                         const SweepRequest& request, const std::string& text,
-                        const FamilyTable& families, PluginProbe& probe) {
+                        const FamilyTable& families, PluginProbe& probe, DeviceCode& device_code) {
   std::vector<std::string> words;
   for (std::size_t start = 0; start < text.size();) {
     const auto begin = text.find_first_not_of(" \t", start);
@@ -224,7 +231,7 @@ void plan_explicit_case(Plan& plan, const std::vector<std::shared_ptr<const Plug
   }
   for (int device : devices_of(info, request)) {
     r.device = device;
-    plan_size(plan, *plugin, r, {block}, probe);
+    plan_size(plan, *plugin, r, {block}, probe, device_code);
   }
 }
 
@@ -297,9 +304,10 @@ void check_blocks_request(const std::vector<std::shared_ptr<const PluginInfo>>& 
 Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 const SweepRequest& request, const FamilyTable& families, PluginProbe& probe) {
   Plan plan;
+  DeviceCode device_code(request.capabilities);
   if (!request.cases.empty()) {
     for (const auto& text : request.cases) {
-      plan_explicit_case(plan, plugins, request, text, families, probe);
+      plan_explicit_case(plan, plugins, request, text, families, probe, device_code);
     }
     refuse_duplicates(plan);
     return plan;
@@ -359,7 +367,7 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
               } else if (request.zip) {
                 blocks = {sweep.blocks[sweep.blocks.size() == 1 ? 0 : i]};
               }
-              plan_size(plan, plugin, r, blocks, probe);
+              plan_size(plan, plugin, r, blocks, probe, device_code);
             }
           }
         }
@@ -379,8 +387,10 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
 }
 
 void plan_case(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin,
-               const CaseRequest& request, PluginProbe& probe) {
-  plan_size(plan, plugin, request, {request.block}, probe);
+               const CaseRequest& request, PluginProbe& probe,
+               const DeviceCapabilities& capabilities) {
+  DeviceCode device_code(capabilities);
+  plan_size(plan, plugin, request, {request.block}, probe, device_code);
 }
 
 std::vector<int> devices_of(const PluginInfo& plugin, const SweepRequest& request) {

@@ -4,6 +4,7 @@
 
 #include "case/case_outcome.hpp"
 #include "case/case_request.hpp"
+#include "plan/device_code.hpp"
 #include "plugin/family_table.hpp"
 #include "plugin/plugin_info.hpp"
 #include "protocol/plugin_probe.hpp"
@@ -23,6 +24,9 @@ struct SweepRequest {
   std::string sizes, blocks, dtypes, ops; // empty: the family's defaults (ops: the plugin's)
   std::uint64_t seed = 42;
   std::vector<int> devices{0};            // CUDA devices; each CUDA case runs on each
+  DeviceCapabilities capabilities;        // theirs, where known: a case says which code it runs,
+                                          // and a plugin without code for a device is
+                                          // `unsupported` there
   bool verbose = false;
   bool zip = false;                       // sizes[i] with blocks[i], not the cross product
   std::vector<std::string> cases;         // explicit "PLUGIN DTYPE SHAPE [BLOCK [OP]]" cases
@@ -35,9 +39,11 @@ struct PlannedCase {
   std::shared_ptr<const PluginInfo> plugin;
   CaseRequest request;
   // Set: the case is not run but recorded with this outcome (a status and its message):
-  // `unsupported` (a data type the plugin lacks, a shape for which it accepted none of the
-  // blocks), or the crash or hang of the plugin's accepts() (`crashed`, `timeout`).
+  // `unsupported` (a data type the plugin lacks, no code for the device, a shape for which it
+  // accepted none of the blocks), or the crash or hang of the plugin's accepts() (`crashed`,
+  // `timeout`).
   std::optional<CaseOutcome> outcome;
+  std::string code;    // which of the plugin's code runs on the device (plan/device_code.hpp)
   int repetition = 0;  // which pass of --repetitions over the plan ran it (0: the first)
   // A shape drawn near an asked one (hidden_shapes): its rows go to a run of their own.
   bool hidden = false;
@@ -75,9 +81,11 @@ Plan plan_sweep(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
                 const SweepRequest& request, const FamilyTable& families, PluginProbe& probe);
 
 // One case, its block and parameters fixed: planned when the plugin accepts it, else with the
-// outcome `unsupported` and the plugin's reason (or the crash or hang of its accepts()).
+// outcome `unsupported` and the plugin's reason (or the crash or hang of its accepts()); on a
+// device of `capabilities` without code for it, `unsupported` with the architectures.
 void plan_case(Plan& plan, const std::shared_ptr<const PluginInfo>& plugin,
-               const CaseRequest& request, PluginProbe& probe);
+               const CaseRequest& request, PluginProbe& probe,
+               const DeviceCapabilities& capabilities);
 
 // The devices a plugin's cases run on: each of the request's for a CUDA plugin, the host (-1)
 // for a host plugin.

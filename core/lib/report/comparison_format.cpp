@@ -130,6 +130,31 @@ std::string kernel_files_markdown(const std::vector<KernelFileRows>& kernel_file
   return text;
 }
 
+std::string code_difference_text(const CodeDifference& d) {
+  return d.plugin + " ran " + d.code + " on " + d.column + " and " + d.against + " on " +
+         d.against_column + " (" +
+         (d.jit_on_one_side ? "JIT-compiled from PTX on one side" : "different compilers") + ")";
+}
+
+std::string codes_markdown(const Comparison& comparison) {
+  if (comparison.codes.empty()) return "";
+  std::string text = "\nThe code each column ran (`code` column): ";
+  for (std::size_t c = 0; c < comparison.codes.size(); ++c) {
+    text += (c ? "; " : "") + markdown_cell(comparison.codes[c].column) + ": ";
+    for (std::size_t i = 0; i < comparison.codes[c].codes.size(); ++i) {
+      text += (i ? ", " : "") + markdown_cell(comparison.codes[c].codes[i]);
+    }
+  }
+  text += ".\n";
+  if (!comparison.built_differently.empty()) {
+    text += "\nBuilt differently: these speed-ups weigh the compilers as well as the GPUs.\n\n";
+    for (const auto& d : comparison.built_differently) {
+      text += "- " + markdown_cell(code_difference_text(d)) + "\n";
+    }
+  }
+  return text;
+}
+
 std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
@@ -170,6 +195,7 @@ std::string comparison_markdown(const Comparison& comparison) {
             "and check), beside rows their family refereed (`referee` column).\n";
   }
   text += kernel_files_markdown(comparison.kernel_files);
+  text += codes_markdown(comparison);
   return text;
 }
 

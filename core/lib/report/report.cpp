@@ -5,6 +5,7 @@
 #include "analysis/gpu_model.hpp"
 #include "analysis/roofline.hpp"
 #include "analysis/scaling.hpp"
+#include "device/cuda_code.hpp"
 #include "report/comparison_format.hpp"
 #include "report/family_report.hpp"
 #include "report/gnuplot.hpp"
@@ -39,10 +40,14 @@ std::string case_text(const std::string& dtype, const std::string& op, const std
 }
 
 std::string models_table(const std::vector<GpuModel>& models) {
-  MarkdownTable table({"GPU model", "compute capability", "SMs", "cards",
-                                    "SM clock (MHz)", "FP32 peak (GFLOP/s)", "theoretical GB/s",
-                                    "measured copy GB/s", "runs", "rows"},
-                                   2);
+  // Which code ran, where the rows say (files from before the `code` column do not).
+  const bool codes = std::any_of(models.begin(), models.end(),
+                                 [](const GpuModel& m) { return !m.codes.empty(); });
+  std::vector<std::string> header = {"GPU model", "compute capability", "SMs", "cards",
+                                     "SM clock (MHz)", "FP32 peak (GFLOP/s)", "theoretical GB/s",
+                                     "measured copy GB/s", "runs", "rows"};
+  if (codes) header.insert(header.begin() + 2, "code");
+  MarkdownTable table(header, codes ? 3 : 2);
   for (const auto& m : models) {
     std::string copy = optional_measure(m.copy_gbps);
     if (m.copy_gbps && m.cards.size() > 1) {
@@ -50,12 +55,47 @@ std::string models_table(const std::vector<GpuModel>& models) {
     }
     const std::string clock =
         m.clock_mhz ? format_measure(*m.clock_mhz) + (m.nominal_clock ? " (nominal)" : "") : kMissing;
-    table.add_row({m.label, m.compute_capability, std::to_string(m.sm_count),
-                   std::to_string(m.cards.size()), clock, optional_measure(m.peak_gflops("fp32")),
-                   optional_measure(m.theoretical_gbps), copy, std::to_string(m.runs.size()),
-                   std::to_string(m.rows)});
+    std::vector<std::string> cells = {m.label, m.compute_capability, std::to_string(m.sm_count),
+                                      std::to_string(m.cards.size()), clock,
+                                      optional_measure(m.peak_gflops("fp32")),
+                                      optional_measure(m.theoretical_gbps), copy,
+                                      std::to_string(m.runs.size()), std::to_string(m.rows)};
+    if (codes) {
+      std::string code;
+      for (const auto& c : m.codes) code += (code.empty() ? "" : ", ") + c;
+      cells.insert(cells.begin() + 2, code.empty() ? kMissing : code);
+    }
+    table.add_row(std::move(cells));
   }
   return table.str();
+}
+
+// Where two models' rows ran code built differently (JIT on one side, or other compilers): what
+// `kbench compare --by gpu` says of the same rows.
+std::string built_differently_note(const std::vector<ResultRecord>& rows,
+                                   const std::vector<GpuModel>& models) {
+  if (models.size() < 2) return "";
+  std::vector<ResultRecord> gpu_rows;
+  std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
+               [](const ResultRecord& row) { return !row.gpu_name.empty(); });
+  const Comparison comparison =
+      compare(gpu_rows, {CompareBy::gpu, Metric::time, models.front().label, {}, false});
+  std::string text;
+  for (const auto& d : comparison.built_differently) text += "- " + code_difference_text(d) + "\n";
+  return text.empty() ? "" : "\nBuilt differently (`code` column): the speed-ups between these "
+                             "models weigh the compilers as well as the GPUs.\n\n" + text;
+}
+
+// The models the peak table lacks: said once, where their missing roofs would otherwise puzzle.
+std::string unknown_peaks_note(const std::vector<GpuModel>& models) {
+  std::string text;
+  for (const auto& m : models) {
+    if (m.peaks_known() || !parse_compute_capability(m.compute_capability)) continue;
+    text += "\nNo peak rates for " + m.label + " (compute capability " + m.compute_capability +
+            "): kbench's table (`core/lib/device/peak_rates.cpp`) lacks its architecture, so its "
+            "FLOP/s have no roof, no fraction of peak and no predicted scaling.\n";
+  }
+  return text;
 }
 
 std::string cards_table(const std::vector<GpuModel>& models) {
@@ -353,7 +393,10 @@ std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
                    std::to_string(run_ids.size()) + " run(s) on " + std::to_string(models.size()) +
                    " GPU model(s), " + std::to_string(cards) + " card(s). Each case counts with "
                    "each card's latest row, and a model's value is the median over its cards.\n";
-  if (!models.empty()) md += "\n## GPU models\n\n" + models_table(models);
+  if (!models.empty()) {
+    md += "\n## GPU models\n\n" + models_table(models) + unknown_peaks_note(models) +
+          built_differently_note(rows, models);
+  }
 
   std::map<std::string, std::vector<ResultRecord>> gpu_families;  // the rows that ran on a GPU
   for (const auto& [family, family_rows] : families) {

@@ -56,6 +56,7 @@ ResultRecord record_of(const ResultRow& row) {
   r.kernel_file = text("kernel_file");
   r.kernel_sha256 = text("kernel_sha256");
   r.kernel_compiler = text("kernel_compiler");
+  r.code = text("code");
   r.power_w = measured("power_w");
   r.temperature_c = measured("temperature_c");
   r.gpu_name = text("gpu_name");

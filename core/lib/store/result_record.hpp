@@ -43,6 +43,9 @@ struct ResultRecord {
   // A kernel file's row (`--kernel`): the file, the SHA-256 of its bytes, how its code was made;
   // empty for a plugin's row and in files from before the columns.
   std::string kernel_file, kernel_sha256, kernel_compiler;
+  // Which code ran (plan/device_code.hpp): "sm_90 (cuda 13.0)", "ptx-jit compute_80 (ptx 9.0)"; empty
+  // for a host plugin's row, where unknown, and in files from before the column.
+  std::string code;
   std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
   std::string metrics;  // the plugin's own account of the launch, as it wrote it
   // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters

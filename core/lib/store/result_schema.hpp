@@ -9,7 +9,7 @@
 
 namespace kb {
 
-inline constexpr std::array<const char*, 66> kResultColumns = {
+inline constexpr std::array<const char*, 67> kResultColumns = {
     "timestamp_utc", "run_id", "host", "kbench_version",
     "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "l2_bytes", "mem_bus_bits",
     "mem_clock_mhz", "theoretical_gbps", "copy_gbps", "driver_version", "runtime_version",
@@ -19,7 +19,7 @@ inline constexpr std::array<const char*, 66> kResultColumns = {
     "gflops", "peak", "fraction_of_peak", "max_rel_error", "tolerance", "bytes", "flops",
     "metrics", "sm_clock_mhz", "temperature_c", "throttle", "energy_j", "power_w", "gb_per_j",
     "gflop_per_j", "read_gbps", "l2_gbps", "referee", "cupti_us", "cupti_kernels", "counters",
-    "kernel_file", "kernel_sha256", "kernel_compiler"};
+    "kernel_file", "kernel_sha256", "kernel_compiler", "code"};
 
 inline constexpr std::size_t kResultColumnCount = kResultColumns.size();
 

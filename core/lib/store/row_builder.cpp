@@ -97,6 +97,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
     row.set("kernel_sha256", api.kernel->sha256);
     row.set("kernel_compiler", outcome.kernel_compiler);
   }
+  row.set("code", c.code);
   row.set("dtype", dtype_name(c.request.dtype));
   row.set("repetition", std::to_string(c.repetition));
   row.set("op", c.request.op);
@@ -166,12 +167,22 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
   const double memory_roof = copy_gbps > 0 ? copy_gbps : device->theoretical_gbps;
   const bool compute_bound = flops > 0 && math_peak > 0 &&
                              (bytes <= 0 || flops / bytes * memory_roof >= math_peak);
+  // A device the peak table lacks: whether its flops or its bytes bound the case is unknown, so
+  // neither roof is claimed for a case that computes, and the row says why.
+  const bool roof_unknown = flops > 0 && !device->peaks.known;
   if (compute_bound) {
     row.set("peak", math_name(held_to));
     row.set("fraction_of_peak", fixed_text(gflops / math_peak, 4));
-  } else if (bytes > 0 && copy_gbps > 0) {
+  } else if (bytes > 0 && copy_gbps > 0 && !roof_unknown) {
     row.set("peak", "copy");
     row.set("fraction_of_peak", fixed_text(gbps / copy_gbps, 4));
+  }
+  if (roof_unknown) {
+    const std::string note = "no peak rates for compute capability " +
+                             compute_capability(*device) +
+                             " in kbench's table: no fraction of peak, no FLOP/s check";
+    const std::string& message = row.get("message");
+    row.set("message", message.empty() ? note : message + "; " + note);
   }
 
   if (row.get("status") != "ok") return row;

@@ -79,7 +79,7 @@ Plan plan_tuned(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
           const CaseRequest r = tuned_request(*plugin, entry, device, request);
           if (!dtypes.empty() && std::count(dtypes.begin(), dtypes.end(), r.dtype) == 0) continue;
           if (!ops.empty() && std::count(ops.begin(), ops.end(), r.op) == 0) continue;
-          plan_case(plan, plugin, r, probe);
+          plan_case(plan, plugin, r, probe, request.capabilities);
           ++found;
         }
         if (found == 0) {
@@ -106,7 +106,8 @@ Plan plan_tuned(const std::vector<std::shared_ptr<const PluginInfo>>& plugins,
       }
       plan.cases.push_back(c);
     } else if (first) {
-      plan_case(plan, c.plugin, tuned_request(*c.plugin, *entry, c.request.device, request), probe);
+      plan_case(plan, c.plugin, tuned_request(*c.plugin, *entry, c.request.device, request), probe,
+                request.capabilities);
     }
   }
   return plan;
