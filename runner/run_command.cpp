@@ -144,7 +144,8 @@ int run_command(const std::vector<std::string>& args) {
       // A nightly (repetitions) also runs a shape near each asked one, the same for every shard
       // of the run: drawn from its run id (or afresh without one) and the sweep's seed.
       if (options.repetitions > 1) {
-        plan = with_hidden_shapes(plan, hidden_shape_secret(options.run_id, sweep.seed), probe);
+        plan = with_hidden_shapes(plan, hidden_shape_secret(options.run_id, sweep.seed), probe,
+                                  sweep.capabilities);
       }
     }
     // Kernel files are compiled (or found in the cache) and checked before any case runs.

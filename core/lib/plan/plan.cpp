@@ -427,7 +427,8 @@ Plan shard(const Plan& plan, const std::string& spec) {
   return slice;
 }
 
-Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe) {
+Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe,
+                        const DeviceCapabilities& capabilities) {
   Plan with = plan;
   std::uint64_t drawn = 0;
   for (const PlannedCase& c : plan.cases) {
@@ -441,7 +442,7 @@ Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& pro
     }
     if (near.shape.dims == c.request.shape.dims) continue;
     Plan hidden;
-    plan_case(hidden, c.plugin, near, probe);
+    plan_case(hidden, c.plugin, near, probe, capabilities);
     for (PlannedCase& h : hidden.cases) {
       h.hidden = true;
       with.cases.push_back(std::move(h));

@@ -105,7 +105,8 @@ std::string shard_name(const std::string& spec);
 // operation, block and parameters, and marked hidden. A nightly's repetitions add them: a strategy
 // honest only at the sizes people sweep shows there, and the shapes, new each night, make no
 // trend. The same secret gives the same shapes (the shards of one run agree).
-Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe);
+Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& probe,
+                        const DeviceCapabilities& capabilities);
 
 // The run a hidden shape's rows go to: "<run id>-hidden", beside the run's own.
 std::string hidden_run_id(const std::string& run_id);
