@@ -132,7 +132,11 @@ void refuse_within_plugins_reach(const char* option, const std::string& file) {
   if (file.empty()) return;
   boost::system::error_code error;
   const fs::path resolved = fs::weakly_canonical(fs::absolute(file), error);
-  if (error) return;  // a path the system refuses is said where the file is opened
+  // A path the system refuses, or a device, a FIFO or a folder, which a plugin cannot empty: said
+  // where the file is opened.
+  if (error) return;
+  const fs::file_type type = fs::status(resolved, error).type();
+  if (type != fs::file_not_found && type != fs::regular_file) return;
   const auto refuse = [&](const std::string& folder) {
     throw InputError(std::string("--") + option + " '" + file + "' lies beneath " + folder +
                      ", where the plugins may write (kbench's sandbox grants it): keep the file " +

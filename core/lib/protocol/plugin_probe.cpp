@@ -101,13 +101,8 @@ std::shared_ptr<const PluginInfo> PluginProbe::load_with(std::unique_ptr<FilePro
   return nullptr;
 }
 
-std::shared_ptr<const PluginInfo> PluginProbe::load_alone(const std::string& file,
-                                                          std::string& failure) {
-  return load_with(probe_of(file), failure);
-}
-
 std::shared_ptr<const PluginInfo> PluginProbe::load(const std::string& file, std::string& failure) {
-  return load_alone(file, failure);
+  return load_with(probe_of(file), failure);
 }
 
 Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
@@ -188,7 +183,7 @@ Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
     }
     ended.clear();
     failures[i].clear();
-    loaded[i] = load_alone(files[i], failures[i]);
+    loaded[i] = load(files[i], failures[i]);
   }
 
   std::map<std::string, std::string> file_of_name;

@@ -52,7 +52,8 @@ class PluginProbe {
   // already loaded is a failure of that file).
   Discovery discover(const std::vector<std::string>& dirs);
 
-  // One file; the reason in `failure` when it cannot be used.
+  // One file, in a probe started on this thread (or the one kept for it); the reason in `failure`
+  // when it cannot be used.
   std::shared_ptr<const PluginInfo> load(const std::string& file, std::string& failure);
 
   // A kernel file's acceptance is its manifest's (plugin/kernel_manifest.hpp), decided here: a
@@ -84,8 +85,6 @@ class PluginProbe {
   // Loads the probe's file in it (on any thread: keeping the probe is thread-safe).
   std::shared_ptr<const PluginInfo> load_with(std::unique_ptr<FileProbe> probe,
                                               std::string& failure);
-  // Loads `file` in a probe started on this thread, or the one kept for it.
-  std::shared_ptr<const PluginInfo> load_alone(const std::string& file, std::string& failure);
 
   std::string executable_;
   int timeout_ms_;
