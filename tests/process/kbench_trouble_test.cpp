@@ -3,6 +3,7 @@
 // skipped), or one "skipped" line per plugin and exit 2; `list` died of SIGPIPE writing to a probe
 // that had ended (exit 141, no line); and a plugin's standard error reached the terminal raw (its
 // escape sequences, a bell, a carriage return, a line in kbench's words and colours).
+#include "measure/worker_settings.hpp"
 #include "protocol/worker_process.hpp"
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"
@@ -103,9 +104,11 @@ TEST_F(KbenchsOwnTrouble, AWorkerWithNoRoomForItsFolderSaysItIsKbenchsShortage) 
   const char* before = std::getenv("TMPDIR");
   const std::string kept = before ? before : "";
   setenv("TMPDIR", mount_point_.c_str(), 1);
-  kb::WorkerProcess worker({KBENCH_EXE, "worker", "--plugin-file",
-                            kbtest::test_plugin_dir("faulty") + "/kbt_fault_free.so"});
+  kb::WorkerProcess worker({KBENCH_EXE, "worker"});
   before ? setenv("TMPDIR", kept.c_str(), 1) : unsetenv("TMPDIR");
+  kb::WorkerSettings settings;
+  settings.plugin_file = kbtest::test_plugin_dir("faulty") + "/kbt_fault_free.so";
+  ASSERT_TRUE(worker.send("settings", kb::encode_worker_settings(settings)));
   std::string kind;
   kb::Record hello;
   ASSERT_EQ(worker.receive(kind, hello, 10000), kb::WorkerProcess::Received::record);

@@ -60,10 +60,9 @@ class PluginProbe {
   // manifest runs no code.
   Acceptance accepts(const PluginInfo& plugin, const CaseRequest& request);
 
-  // A kernel file's check before a run (kernel/kernel_strategy.hpp: check_kernel_file), in a
-  // probe of its own: its variants for `cases` compiled (or found in the cache), loaded on
-  // `device` where there is one (-1: compile only), its parameters held to the manifest and the
-  // family's operands, each case's launch formed.
+  // A kernel file's check before a run, in a probe of its own: its manifest bound to its family's
+  // library and its operands held to the family's (its code is compiled by `kbench compile`, which
+  // runs no plugin code: kernel_parts.hpp).
   struct KernelBuild {
     bool built = false;
     std::string failure;  // one line, when not built
