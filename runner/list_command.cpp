@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "kernel_parts.hpp"
 #include "options.hpp"
+#include "plugin_selection.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
 #include "util/markdown_table.hpp"
@@ -51,9 +52,7 @@ int list_command(const std::vector<std::string>& args) {
   // Loading runs each plugin's own code: in the probe, where a crash costs that file alone.
   PluginProbe probe(executable_path(), kListLoadTimeoutSeconds);
   const Discovery discovery = probe.discover(plugin_search_path(dirs));
-  for (const auto& failure : discovery.failures) {
-    std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
-  }
+  say_skipped(discovery.failures);
   // As run selects: a family or glob that matches nothing is refused by name; kernel files are
   // read and checked against their families (not compiled: kbench validate FILE does that), and
   // listed alone without --family or --plugin.

@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
   // Past a file-size limit (`ulimit -f`) a write fails with EFBIG and takes the write-error path
   // (the partial row undone, one line, exit 4) instead of SIGXFSZ ending kbench without a word.
   signal(SIGXFSZ, SIG_IGN);
+  // A write to a child that has ended (a probe or worker a plugin ended, gnuplot) fails with
+  // EPIPE and is seen as that child's end, instead of SIGPIPE ending kbench without a line; a
+  // reader of standard output that stopped reading (`| head`) ends the output the same way.
+  signal(SIGPIPE, SIG_IGN);
   if (argc < 2) {
     std::cerr << kUsage;
     return kb::kExitBadInput;

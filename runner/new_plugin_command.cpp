@@ -8,6 +8,7 @@
 #include "plugin/loader.hpp"
 #include "util/input_error.hpp"
 #include "util/output_file.hpp"
+#include "util/shell_word.hpp"
 
 #include <boost/filesystem.hpp>
 
@@ -132,7 +133,7 @@ int new_plugin_command(const std::vector<std::string>& args) {
   fs::create_directories(folder);
   const std::string source = name + (host ? ".cpp" : ".cu");
   // A family from outside is refereed by its own library: validate and run find it there.
-  const std::string referee = family_dir.empty() ? "" : " --plugins " + family_dir;
+  const std::string referee = family_dir.empty() ? "" : " --plugins " + shell_word(family_dir);
   write_file(folder / "CMakeLists.txt",
              "# " + family + "/" + name + ", a kbench strategy (plugin ABI version 3) built out of "
              "tree. The " + family + " family's\n"
@@ -150,11 +151,13 @@ int new_plugin_command(const std::vector<std::string>& args) {
   write_file(folder / source, "// " + family + "/" + name +
                                   ": written by `kbench new-plugin`; the kernel is yours to change.\n" +
                                   fill(scaffold, name));
+  // The commands a person pastes: each path a shell word, whatever the folder's name holds.
+  const auto word = [](const fs::path& path) { return shell_word(path.string()); };
   std::cout << "wrote " << (folder / "CMakeLists.txt").string() << " and "
-            << (folder / source).string() << "\nbuild: cmake -S " << folder.string() << " -B "
-            << (folder / "build").string() << " -DCMAKE_PREFIX_PATH=<kbench prefix> && cmake --build "
-            << (folder / "build").string() << "\n"
-            << "check: kbench validate " << (folder / "build" / (name + ".so")).string() << referee
+            << (folder / source).string() << "\nbuild: cmake -S " << word(folder) << " -B "
+            << word(folder / "build") << " -DCMAKE_PREFIX_PATH=<kbench prefix> && cmake --build "
+            << word(folder / "build") << "\n"
+            << "check: kbench validate " << word(folder / "build" / (name + ".so")) << referee
             << "\n";
   return 0;
 }

@@ -2,11 +2,15 @@
 
 #include "case/case_spec.hpp"
 #include "device/counters.hpp"
+#include "kernel/code_cache.hpp"
+#include "protocol/sandbox.hpp"
 #include "tune/search_strategy.hpp"
 #include "util/input_error.hpp"
 #include "util/number_text.hpp"
 #include "util/output_file.hpp"
 #include "util/plugin_text.hpp"
+
+#include <boost/filesystem/operations.hpp>
 
 #include <sys/stat.h>
 
@@ -16,6 +20,9 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <set>
+#include <sstream>
 
 namespace kb {
 namespace {
@@ -58,7 +65,9 @@ void require_not_empty(const po::variables_map& vm, const char* option) {
 }
 
 // A config file must be a readable regular file: an ifstream opens a folder without complaint.
-std::ifstream open_config(const std::string& file) {
+// Its text is held whole: a NUL byte in it would cut short every line that echoes a value, so a
+// file holding one is refused, naming the line.
+std::istringstream read_config(const std::string& file) {
   struct stat info {};
   if (::stat(file.c_str(), &info) != 0) {
     throw InputError("cannot read config file '" + file + "': " + std::strerror(errno));
@@ -66,25 +75,90 @@ std::ifstream open_config(const std::string& file) {
   if (!S_ISREG(info.st_mode)) {
     throw InputError("cannot read config file '" + file + "': not a regular file");
   }
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
   if (!in) throw InputError("cannot read config file '" + file + "'");
-  return in;
+  const std::string content = text.str();
+  if (const auto nul = content.find('\0'); nul != std::string::npos) {
+    const auto line = std::count(content.begin(), content.begin() + nul, '\n') + 1;
+    throw InputError("config file '" + file + "': line " + std::to_string(line) +
+                     " holds a NUL byte");
+  }
+  return std::istringstream(content);
 }
 
 // The options a config file gives. A `config` key in it is refused like an unknown one: files do
-// not include others, and the command line's --config, stored first, would hide it.
+// not include others, and the command line's --config, stored first, would hide it. A key the
+// command line gives is left out: the command line's values replace the file's, a repeatable
+// key's too (po::store would add them to the file's).
 po::parsed_options parse_config(const std::string& file,
                                 const po::options_description& description,
-                                bool allow_unregistered) {
-  std::ifstream in = open_config(file);
+                                bool allow_unregistered, const po::parsed_options& command_line) {
+  std::istringstream in = read_config(file);
   po::parsed_options parsed = po::parse_config_file(in, description, allow_unregistered);
-  for (const auto& option : parsed.options) {
+  std::set<std::string> given;
+  for (const auto& option : command_line.options) given.insert(option.string_key);
+  auto& options = parsed.options;
+  for (const auto& option : options) {
     if (option.string_key == "config") {
       throw InputError("config file '" + file + "': 'config' cannot be set in a config file (one "
                        "file does not include another)");
     }
   }
+  options.erase(std::remove_if(options.begin(), options.end(),
+                               [&](const po::option& o) { return given.count(o.string_key) > 0; }),
+                options.end());
   return parsed;
+}
+
+// Whether `path` is `folder` or lies beneath it, both as the system resolves them (symbolic
+// links, `..`): as Landlock sees the file a plugin would open.
+bool beneath(const boost::filesystem::path& path, const boost::filesystem::path& folder) {
+  auto p = path.begin();
+  for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
+    if (*f == ".") continue;  // a trailing separator
+    if (p == path.end() || *p != *f) return false;
+  }
+  return true;
+}
+
+// A file kbench writes (results, samples, the best configurations) must lie where no plugin may
+// write: beneath a folder the sandbox grants (protocol/sandbox.hpp: the devices and shared
+// memory, the caches, a child's own temporary folder), a plugin could truncate it or rewrite its
+// rows, finding it through the parent's command line.
+void refuse_within_plugins_reach(const char* option, const std::string& file) {
+  namespace fs = boost::filesystem;
+  if (file.empty()) return;
+  boost::system::error_code error;
+  const fs::path resolved = fs::weakly_canonical(fs::absolute(file), error);
+  // A path the system refuses, or a device, a FIFO or a folder, which a plugin cannot empty: said
+  // where the file is opened.
+  if (error) return;
+  const fs::file_type type = fs::status(resolved, error).type();
+  if (type != fs::file_not_found && type != fs::regular_file) return;
+  const auto refuse = [&](const std::string& folder) {
+    throw InputError(std::string("--") + option + " '" + file + "' lies beneath " + folder +
+                     ", where the plugins may write (kbench's sandbox grants it): keep the file " +
+                     "elsewhere");
+  };
+  for (const auto& folder : writable_folders("", {kernel_cache_dir()})) {
+    if (folder.empty()) continue;
+    const fs::path granted = fs::weakly_canonical(folder, error);
+    if (!error && beneath(resolved, granted)) refuse(folder);
+  }
+  // Each child's own temporary folder (kbench-<pid> in the temporary folder): a plugin writes
+  // there, and a child of that pid, as it starts, removes a folder of the name and all it holds.
+  const fs::path shared =
+      fs::weakly_canonical(fs::path(private_temporary_folder(0)).parent_path(), error);
+  if (error || !beneath(resolved, shared) || resolved == shared) return;
+  const std::string name =
+      std::next(resolved.begin(), std::distance(shared.begin(), shared.end()))->string();
+  const auto pid = parse_unsigned(name.substr(name.find_last_not_of("0123456789") + 1));
+  if (pid && *pid <= std::numeric_limits<pid_t>::max() &&
+      fs::path(private_temporary_folder(static_cast<pid_t>(*pid))).filename() == name) {
+    refuse((shared / name).string());
+  }
 }
 
 }  // namespace
@@ -226,12 +300,13 @@ bool parse_results_command(const std::vector<std::string>& args,
   positional.add("csv", -1);
   po::variables_map vm;
   try {
-    po::store(parse_command_line(args, description, positional), vm);
+    const po::parsed_options command_line = parse_command_line(args, description, positional);
+    po::store(command_line, vm);
     if (vm.count("config")) {
       // A `kbench run` config (a preset): its family and plugins, in order; the sweep's other
       // options mean nothing here and are skipped.
       const std::string file = vm["config"].as<std::string>();
-      po::store(parse_config(file, description, /*allow_unregistered=*/true), vm);
+      po::store(parse_config(file, description, /*allow_unregistered=*/true, command_line), vm);
     }
     if (!vm.count("help")) po::notify(vm);
   } catch (const po::error& e) {
@@ -256,12 +331,12 @@ po::variables_map parse_with_config(const std::vector<std::string>& args,
                                     const char* command) {
   po::variables_map vm;
   try {
-    po::store(parse_command_line(args, description), vm);
+    const po::parsed_options command_line = parse_command_line(args, description);
+    po::store(command_line, vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
       try {
-        // Values on the command line win over the file's: po::store keeps the first value.
-        po::store(parse_config(file, description, /*allow_unregistered=*/false), vm);
+        po::store(parse_config(file, description, /*allow_unregistered=*/false, command_line), vm);
       } catch (const po::error& e) {
         throw InputError("config file '" + file + "': " + e.what());
       }
@@ -301,6 +376,8 @@ void check_run_options(const po::variables_map& vm, RunOptions& o) {
   for (const char* option : {"output", "run-id", "samples-out", "shard", "devices"}) {
     require_not_empty(vm, option);
   }
+  refuse_within_plugins_reach("output", o.output);
+  refuse_within_plugins_reach("samples-out", o.samples_out);
   if (o.resume && o.run_id.empty()) throw InputError("--resume needs the --run-id to resume");
   if (o.timing.profile && !o.timing.counters.empty()) {
     throw InputError("--metrics reads the counters itself: it cannot be combined with --profile, "
@@ -502,6 +579,7 @@ bool parse_tune_options(const std::vector<std::string>& args, TuneOptions& o) {
     }
     return true;
   }
+  refuse_within_plugins_reach("best", o.best_file);
   if (vm.count("seeds") && !vm["seeds"].defaulted()) throw InputError("--seeds goes with --simulate");
   if (vm.count("within") && !vm["within"].defaulted()) {
     throw InputError("--within goes with --simulate");

@@ -6,10 +6,18 @@
 #include "plugin/params.hpp"
 #include "protocol/sandbox.hpp"
 
+#include "util/terminal_text.hpp"
+
 #include <algorithm>
 #include <iostream>
 
 namespace kb {
+
+void say_skipped(const std::vector<LoadFailure>& failures) {
+  for (const auto& failure : failures) {
+    std::cerr << terminal_text("kbench: skipped " + failure.file + ": " + failure.reason) << "\n";
+  }
+}
 
 PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
                                 const std::vector<std::string>& plugin_dirs,
@@ -17,15 +25,13 @@ PluginSelection select_runnable(PluginProbe& probe, const SweepRequest& sweep,
                                 const std::string& why_no_device) {
   prepare_kernel_cache(kernel_files);
   const Discovery discovery = probe.discover(plugin_search_path(plugin_dirs));
-  for (const auto& failure : discovery.failures) {
-    std::cerr << "kbench: skipped " << failure.file << ": " << failure.reason << "\n";
-  }
+  say_skipped(discovery.failures);
   PluginSelection selection{{}, FamilyTable(discovery.families, discovery.plugins)};
   selection.skipped_files = static_cast<std::size_t>(
       std::count_if(discovery.failures.begin(), discovery.failures.end(),
                     [](const LoadFailure& failure) { return !failure.duplicate; }));
   for (const auto& warning : selection.families.warnings()) {
-    std::cerr << "kbench: " << warning << "\n";
+    std::cerr << terminal_text("kbench: " + warning) << "\n";
   }
   if (const std::string missing = sandbox_support().missing(); !missing.empty()) {
     std::cerr << "kbench: note: " << missing << "\n";

@@ -26,6 +26,10 @@ struct PluginSelection {
   std::size_t skipped_files = 0;
 };
 
+// Says on standard error which files of the folders were skipped and why, one line each whatever
+// a file's name or a plugin's name in the reason holds (a line break is written as "\n").
+void say_skipped(const std::vector<LoadFailure>& failures);
+
 // Says on standard error, one line each, which files were skipped (refused by the loader, or
 // their loading crashed) and, without a CUDA device, which selected CUDA plugins cannot run.
 // An InputError names a family or glob that matched nothing, or a kernel file that cannot be

@@ -1,8 +1,11 @@
 // `kbench probe`: the child that runs a plugin's untrusted code for the parent (see
-// plugin_probe.hpp). Answers each `load` record with the plugin's descriptor (`plugin`) or the
-// loader's reason (`refused`) or kbench's own shortage (`short`), and each `accepts` record with the plugin's `verdict`. Before each
-// step that runs plugin code it says so (`step`), so that the parent can name the step a crash
-// or a hang happened in.
+// plugin_probe.hpp and file_probe.hpp). It serves one file, the one its first request names, and
+// refuses requests about any other: a plugin's code never runs where another's questions are
+// answered. It answers each `load` record with the plugin's descriptor (`plugin`), the loader's
+// reason (`refused`) or kbench's own shortage (`short`), each `accepts` record with the plugin's
+// `verdict`, and a `kernel` record with the kernel file's check. Before each step that runs plugin
+// code it says so (`step`), so that the parent can name the step a crash or a hang happened in,
+// and knows that a shortage said before any step is kbench's.
 #include "case/case_spec.hpp"
 #include "commands.hpp"
 #include "plugin/kernel_manifest.hpp"
@@ -19,8 +22,8 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <map>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
 
 namespace kb {
 namespace {
@@ -35,7 +38,18 @@ void send(const std::string& kind, Record record) {
   if (!write_text(kAnswersFd, encode_record(kind, record))) _exit(0);  // the parent is gone
 }
 
-using LoadedParts = std::map<std::string, std::shared_ptr<const LoadedPlugin>>;
+// Descriptors loading a library may need at once (its file, then each dependency, one at a
+// time, with room to spare): checked before any plugin code runs, so that a limit too low to load
+// anything is said as kbench's trouble, never blamed on the file.
+constexpr int kDescriptorsToLoad = 8;
+
+bool descriptors_to_load() {
+  int held[kDescriptorsToLoad];
+  int count = 0;
+  while (count < kDescriptorsToLoad && (held[count] = fcntl(0, F_DUPFD_CLOEXEC, 0)) >= 0) ++count;
+  for (int i = 0; i < count; ++i) close(held[i]);
+  return count == kDescriptorsToLoad;
+}
 
 // Where the manifest's operands are not among the family's: a family allocates a small case on
 // the host (its first check size) and says how many inputs and outputs it has. "" when they are,
@@ -86,7 +100,7 @@ std::string check_operands(const KernelManifest& m, const KernelFamily& family) 
 // A `kernel` record: the kernel file read again (it must be the file the parent read), bound to
 // its family's library and its operands held to the family's. Its code is compiled elsewhere
 // (`kbench compile`), never in a process that has run plugin code.
-void check_kernel(Record& fields, LoadedParts& loaded) {
+void check_kernel(Record& fields) {
   std::string file = fields["file"];
   try {
     // Each strategy of the file (its manifest may hold several).
@@ -96,16 +110,12 @@ void check_kernel(Record& fields, LoadedParts& loaded) {
     }
     const std::string family_file = fields["family-file"];
     if (family_file.empty()) throw InputError(file + ": no library of its family");
-    auto family = loaded.find(family_file);
-    if (family == loaded.end()) {
-      send("step", {{"name", "loading the family library"}});
-      family = loaded.emplace(family_file, load_plugin(family_file)).first;
-    }
-    if (family->second->family == nullptr) throw InputError(family_file + " is not a family");
+    send("step", {{"name", "loading the family library"}});
+    const auto family = load_plugin(family_file);
+    if (family->family == nullptr) throw InputError(family_file + " is not a family");
     for (auto& manifest : manifests) {
-      bind_to_family(manifest, family->second->info);
-      if (const std::string wrong = check_operands(manifest, *family->second->family);
-          !wrong.empty()) {
+      bind_to_family(manifest, family->info);
+      if (const std::string wrong = check_operands(manifest, *family->family); !wrong.empty()) {
         throw InputError(file + ": " + (manifests.size() > 1 ? manifest.name + ": " : "") + wrong);
       }
     }
@@ -122,10 +132,21 @@ int probe_command(const std::vector<std::string>&) {
   // What a plugin prints while it loads must not reach the parent's terminal uninvited.
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
   // Loading runs the plugins' static constructors and kbench_plugin(): nothing here writes
-  // beneath the compiled-code cache (`kbench compile` does), so no plugin can either.
-  enter_sandbox();
+  // beneath the compiled-code cache (`kbench compile` does), so no plugin can either. A sandbox
+  // that cannot be entered (no room for the temporary folder) is kbench's trouble: the answer to
+  // every request, before any plugin code has run.
+  std::string trouble;
+  try {
+    enter_sandbox();
+  } catch (const ShortOfResources& e) {
+    trouble = e.what();
+  } catch (const std::exception& e) {
+    trouble = std::string("kbench cannot confine its probe process (") + e.what() +
+              "): kbench's own trouble, not a plugin's";
+  }
 
-  std::map<std::string, std::shared_ptr<const LoadedPlugin>> loaded;  // by file
+  std::string served;  // the file this probe answers for
+  std::shared_ptr<const LoadedPlugin> plugin;
   const auto step = [](const char* name) { send("step", {{"name", name}}); };
   LineReader input(0);
   std::string line, kind;
@@ -133,16 +154,28 @@ int probe_command(const std::vector<std::string>&) {
   while (input.read_line(line, -1) == LineReader::Status::line) {
     if (!decode_record(line, kind, fields) || !fields.count("file")) continue;
     g_sequence = take_sequence(fields).value_or(0);
-    if (kind == "kernel") {
-      check_kernel(fields, loaded);
+    const std::string file = fields["file"];
+    if (!trouble.empty()) {
+      send("short", {{"reason", trouble}});
       continue;
     }
-    const std::string file = fields["file"];
+    if (served.empty()) served = file;
+    if (file != served) {
+      send("refused", {{"reason", "this probe answers for " + served + " alone"}});
+      continue;
+    }
+    if (kind == "kernel") {
+      check_kernel(fields);
+      continue;
+    }
     fields.erase("file");
-    auto plugin = loaded.find(file);
-    if (plugin == loaded.end()) {
+    if (!plugin) {
+      if (!descriptors_to_load()) {
+        send("short", {{"reason", ShortOfResources("load " + file, std::strerror(EMFILE)).what()}});
+        continue;
+      }
       try {
-        plugin = loaded.emplace(file, load_plugin(file, step)).first;
+        plugin = load_plugin(file, step);
       } catch (const LoadError& e) {
         send("refused", {{"reason", e.what()}});
         continue;
@@ -152,14 +185,13 @@ int probe_command(const std::vector<std::string>&) {
       }
     }
     if (kind == "load") {
-      send("plugin", encode_plugin(plugin->second->info));
+      send("plugin", encode_plugin(plugin->info));
     } else if (kind == "accepts") {
       const CaseRequest request = decode_case(fields);
       const kb_case c = request.to_abi();
       kb_message why{};
       step("accepts()");
-      const auto accepts = plugin->second->api ? plugin->second->api->accepts
-                                               : plugin->second->family->accepts;
+      const auto accepts = plugin->api ? plugin->api->accepts : plugin->family->accepts;
       const bool accepted = accepts == nullptr || accepts(&c, &why) != 0;
       send("verdict", {{"accepted", accepted ? "1" : "0"}, {"why", plugin_text(why.text)}});
     }

@@ -447,7 +447,16 @@ int validate_command(const std::vector<std::string>& args) {
   }
   if (given.empty()) throw InputError("kbench validate: the plugin file is empty");
   const std::string file = fs::absolute(given).lexically_normal().string();
-  if (!fs::is_regular_file(file)) throw InputError("no such file '" + given + "'");
+  boost::system::error_code error;
+  const fs::file_status status = fs::status(file, error);
+  if (status.type() == fs::directory_file) {
+    throw InputError("'" + given + "' is a folder, not a plugin or kernel file");
+  }
+  if (status.type() == fs::file_not_found) throw InputError("no such file '" + given + "'");
+  if (error) throw InputError("cannot use '" + given + "': " + error.message());
+  if (status.type() != fs::regular_file) {
+    throw InputError("'" + given + "' is not a regular file (a plugin or kernel file)");
+  }
   if (is_kernel_file(file)) {
     return validate_kernel(given, plugin_dirs, case_timeout, no_sanitizer, sizes, params);
   }

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -87,6 +88,67 @@ void channel_fault(const kb_case* c) {
     leave_a_child_behind();
     *null_pointer = 1;
   }
+}
+
+// The process's answer channel (descriptor 3) taken over by a constructor, as a plugin merely
+// present in a folder can: every record kbench's code sends from then on passes through this
+// plugin's thread, which rewrites it, the request's number kept, before it goes on.
+std::string request_number(const std::string& record) {
+  const std::size_t at = record.find("\tseq=");
+  return at == std::string::npos ? "0" : record.substr(at + 5, record.find_first_of("\t\n", at + 5) - at - 5);
+}
+
+void relay_the_channel(std::string (*rewrite)(const std::string& record)) {
+  int through[2];
+  if (pipe(through) != 0) return;
+  const int channel = dup(3);
+  dup2(through[1], 3);
+  close(through[1]);
+  std::thread([=] {
+    std::string held;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(through[0], buffer, sizeof buffer)) > 0;) {
+      held.append(buffer, static_cast<std::size_t>(n));
+      for (std::size_t end; (end = held.find('\n')) != std::string::npos; held.erase(0, end + 1)) {
+        const std::string out = rewrite(held.substr(0, end + 1));
+        [[maybe_unused]] const ssize_t written = ::write(channel, out.data(), out.size());
+      }
+    }
+  }).detach();
+}
+
+// Every plugin's verdict a refusal.
+std::string refuse_every_verdict(const std::string& record) {
+  if (record.rfind("verdict\t", 0) != 0) return record;
+  return "verdict\taccepted=0\tseq=" + request_number(record) + "\twhy=refused by another plugin\n";
+}
+
+// Any record kbench's own shortage, which ended the command.
+std::string as_kbenchs_shortage(const std::string& record) {
+  return "short\treason=kbench cannot load anything: forged by a plugin\tseq=" +
+         request_number(record) + "\n";
+}
+
+// Text a terminal would act on: colours, a bell, a carriage return, and a line in kbench's words.
+void write_terminal_codes() {
+  const char text[] = "\x1b[1;32mkbench: all cases ok\x1b[0m\a\rthe plugin's line\x1b[2J\n";
+  [[maybe_unused]] const ssize_t written = ::write(2, text, sizeof text - 1);
+}
+
+// At loading (its static constructors), in the probe and in its worker alike.
+__attribute__((constructor)) void at_load() {
+  if (KBT_IS("load_relays_verdicts")) relay_the_channel(refuse_every_verdict);
+  if (KBT_IS("load_forges_short")) relay_the_channel(as_kbenchs_shortage);
+  if (KBT_IS("load_leaks_descriptors")) {
+    while (::open("/dev/null", O_RDONLY) >= 0) {
+    }
+  }
+  if (KBT_IS("load_lowers_descriptor_limit")) {
+    const rlimit few{4, 4};
+    setrlimit(RLIMIT_NOFILE, &few);
+  }
+  if (KBT_IS("load_writes_terminal_codes")) write_terminal_codes();
+  if (KBT_IS("load_closes_requests")) ::close(0);
 }
 
 // What a sandboxed plugin tries (protocol/sandbox.hpp), each attempt's outcome in the message of
@@ -222,6 +284,7 @@ int accepts(const kb_case* c, kb_message* why) {
 
 kb_status setup(const kb_case* c, void** state, kb_work* work, kb_message* msg) {
   fault_at("setup");
+  if (KBT_IS("load_writes_terminal_codes")) write_terminal_codes();
   channel_fault(c);
   if (KBT_IS("setup_locks_results")) lock_the_results_file();
   if (KBT_IS("setup_writes_outside") || KBT_IS("setup_reaches_other_processes")) {
@@ -332,6 +395,7 @@ KernelPlugin make_descriptor() {
   if (KBT_IS("struct_too_small")) p.struct_size = sizeof(KernelPlugin) - 8;
   if (KBT_IS("null_hook")) p.launch = nullptr;
   if (KBT_IS("bad_name")) p.name = "no_slash";
+  if (KBT_IS("name_with_newline")) p.name = "testing/name\nwith a line break";
   if (KBT_IS("ops_repeated")) p.ops = "sum,sumsq,sum";
   if (KBT_IS("garbled_description")) p.description = "caf\xc3\xa9 \xff\xfe\x07 done";
   return p;

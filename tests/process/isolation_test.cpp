@@ -239,7 +239,11 @@ TEST_F(Interruption, SigtermAbandonsALongCaseAtOnceWithoutARow) {
            "--run-id", "night-1"};
   const std::string log = (folder_ / "log").string();
   const pid_t pid = spawn_kbench(args_, log, /*own_group=*/true);
-  std::this_thread::sleep_for(std::chrono::milliseconds(800));  // the first case is hanging
+  // The run has said it starts (after planning), and the first case is hanging.
+  for (int i = 0; i < 400 && text_of(log).find(" lane(s) -> ") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto sent = std::chrono::steady_clock::now();
   kill(-pid, SIGTERM);
   int status = 0;

@@ -269,4 +269,40 @@ TEST_F(WriteErrors, AFileSizeLimitIsAFailedWriteNotASilentDeath) {
       << run.output;
 }
 
+// gnuplot writes the PNGs, and exits 0 when its write fails: `report` said "wrote 1 plot(s)", exit
+// 0, and left a truncated PNG. Under a file-size limit and on a full tmpfs (report.md and the
+// plots' scripts fit, their PNG does not), the plot is now a failed write, and no part of it stays.
+TEST_F(WriteErrors, APlotGnuplotCouldNotWriteWholeIsExitFourAndLeftNowhere) {
+  ASSERT_EQ(kbench(sweep("10,20,40"), csv_).exit_code, 0);
+  const auto expect_no_part_of_a_plot = [](const kbtest::Run& run, const fs::path& out) {
+    if (run.output.find("gnuplot is not installed") != std::string::npos) {
+      GTEST_SKIP() << "gnuplot is not installed (scripts/install-deps.sh installs gnuplot-nox)";
+    }
+    EXPECT_EQ(run.exit_code, 4) << run.output;
+    EXPECT_EQ(kbtest::count_lines(run.output), 1) << run.output;
+    EXPECT_NE(run.output.find("kbench: cannot write plot '" + out.string() + "/"),
+              std::string::npos)
+        << run.output;
+    for (fs::directory_iterator it(out), end; it != end; ++it) {
+      EXPECT_NE(it->path().extension(), ".png") << it->path();
+    }
+  };
+  const fs::path limited = folder_.path() / "limited";
+  kbtest::Run run;
+  {
+    const kbtest::FileSizeLimit limit(16384);
+    run = kbench({"report", csv_, "-o", limited.string()});
+  }
+  expect_no_part_of_a_plot(run, limited);
+
+  const fs::path small = folder_.path() / "small";
+  fs::create_directories(small);
+  if (::mount("kbench-test", small.c_str(), "tmpfs", 0, "size=16k") != 0) {
+    GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno) << ")";
+  }
+  run = kbench({"report", csv_, "-o", small.string()});
+  expect_no_part_of_a_plot(run, small);
+  ::umount(small.c_str());
+}
+
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 
 namespace {
@@ -76,6 +77,30 @@ TEST(NewPlugin, RefusesWhatItCannotScaffold) {
   const auto second = kbench({"new-plugin", "twice", "--family", "transpose", "-o", folder.file("c")});
   EXPECT_EQ(second.exit_code, 2) << second.output;
   EXPECT_TRUE(contains(second.output, "already exists")) << second.output;
+}
+
+// The commands it prints are pasted into a shell: a folder holding a space, a quote or `$(...)`
+// is one word there, and runs nothing.
+TEST(NewPlugin, TheCommandsItSuggestsQuoteTheFolderAsOneShellWord) {
+  const kbtest::TempFolder folder;
+  const std::string output = folder.file("my plugin's $(touch ran)");
+  const auto run = kbench({"new-plugin", "mine", "--family", "transpose", "-o", output});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string check = "check: kbench validate ";
+  const auto at = run.output.find(check);
+  ASSERT_NE(at, std::string::npos) << run.output;
+  const std::string words =
+      run.output.substr(at + check.size(), run.output.find('\n', at) - at - check.size());
+  // The shell reads the words back: one, the plugin file.
+  const std::string read_back = folder.file("words");
+  const std::string command = "cd " + folder.path().string() + " && printf '%s\\n' " + words +
+                              " > " + read_back;
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  EXPECT_EQ(kbtest::read_file(read_back), output + "/build/mine.so\n") << run.output;
+  EXPECT_FALSE(boost::filesystem::exists(folder.file("ran")));
+  EXPECT_NE(run.output.find("build: cmake -S '" + folder.path().string() + "/my plugin'\\''s $(touch ran)' -B "),
+            std::string::npos)
+      << run.output;
 }
 
 }  // namespace

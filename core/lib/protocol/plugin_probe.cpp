@@ -2,11 +2,16 @@
 
 #include "case/case_spec.hpp"
 #include "plugin/kernel_manifest.hpp"
+#include "protocol/sandbox.hpp"
 #include "util/number_text.hpp"
+#include "util/short_of_resources.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <stdexcept>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <system_error>
+#include <thread>
 
 namespace kb {
 namespace {
@@ -16,75 +21,79 @@ std::string field(const Record& record, const char* key) {
   return it == record.end() ? "" : it->second;
 }
 
+// Probes loading at once. A probe's time is mostly its start and the loader mapping libraries
+// (cuBLAS: a fifth of a second), much of it waiting rather than computing: eight at a time load
+// the 45 files of kbench's own plugins fastest even on two cores, and leave a larger machine's
+// other jobs most of it.
+constexpr std::size_t kProbesAtOnce = 8;
+
+// Probes kept with their plugin loaded for its accepts() questions, at most: a process each.
+constexpr std::size_t kMostProbesKept = 64;
+
 }  // namespace
 
 PluginProbe::PluginProbe(std::string executable, double timeout_seconds)
-    : executable_(std::move(executable)), timeout_ms_(static_cast<int>(timeout_seconds * 1000)) {}
-
-PluginProbe::Answer PluginProbe::ask(const std::string& kind, const Record& fields) {
-  // A probe that served other files before may die of one of them (a thread a plugin left
-  // behind): the question is asked once more of a fresh probe before this file is blamed.
-  const bool fresh = !child_;
-  Answer answer = ask_once(kind, fields);
-  if (answer.kind.empty() && !answer.timed_out && !fresh) answer = ask_once(kind, fields);
-  return answer;
+    : executable_(std::move(executable)), timeout_ms_(static_cast<int>(timeout_seconds * 1000)) {
+  check_room_for_private_temporary_folders();
 }
 
-PluginProbe::Answer PluginProbe::ask_once(const std::string& kind, const Record& fields) {
-  Answer answer;
-  // A probe kbench cannot start (no descriptors or processes left) is kbench's trouble: the
-  // runtime_error ends the command instead of being blamed on the file.
-  if (!child_) child_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_, "probe"});
-  // The step the probe last said it entered names where it died.
-  std::string step = kind == "accepts" ? "accepts()"
-                     : kind == "kernel" ? "checking the kernel file"
-                                        : "loading";
-  if (child_->send(kind, fields)) {
-    while (true) {
-      const auto status = child_->receive(answer.kind, answer.fields, timeout_ms_);
-      using Received = WorkerProcess::Received;
-      if (status == Received::record && answer.kind == "step") {
-        step = answer.fields["name"];
-        continue;
-      }
-      // kbench ran short (descriptors, memory) while loading: no file is to blame.
-      if (status == Received::record && answer.kind == "short") {
-        throw std::runtime_error(field(answer.fields, "reason"));
-      }
-      if (status == Received::record) return answer;
-      if (status == Received::out_of_step) {
-        // The plugin's code wrote on the probe's channel: nothing more it says can be trusted.
-        answer.failure = step + " wrote on kbench's answer channel ('" + answer.kind + "')";
-        child_.reset();  // kills it
-        answer.kind.clear();
-        return answer;
-      }
-      if (status == Received::timeout) {
-        answer.timed_out = true;
-        answer.failure = step + " gave no answer within " +
-                         significant_text(timeout_ms_ / 1000.0) + " s; its process was killed";
-        child_.reset();  // kills it
-        answer.kind.clear();
-        return answer;
-      }
-      break;
+PluginProbe::~PluginProbe() = default;
+
+std::unique_ptr<FileProbe> PluginProbe::probe_of(const std::string& file) {
+  std::map<std::string, Kept> ended;  // outside the lock
+  {
+    const std::lock_guard<std::mutex> lock(kept_mutex_);
+    if (const auto it = kept_.find(file); it != kept_.end()) {
+      auto probe = std::move(it->second.probe);
+      kept_.erase(it);
+      return probe;
     }
   }
-  answer.kind.clear();
-  answer.failure = step + " " + child_->finish();
-  child_.reset();
-  return answer;
+  try {
+    return std::make_unique<FileProbe>(executable_, file, timeout_ms_);
+  } catch (const ShortOfResources&) {
+    // The probes kept hold descriptors and memory of kbench's: ended, they make room.
+    {
+      const std::lock_guard<std::mutex> lock(kept_mutex_);
+      if (kept_.empty()) throw;
+      ended.swap(kept_);
+    }
+    ended.clear();
+    return std::make_unique<FileProbe>(executable_, file, timeout_ms_);
+  }
 }
 
-std::shared_ptr<const PluginInfo> PluginProbe::load(const std::string& file, std::string& failure) {
-  const Answer answer = ask("load", {{"file", file}});
+void PluginProbe::keep(std::unique_ptr<FileProbe> probe) {
+  if (!probe->running()) return;
+  std::unique_ptr<FileProbe> ended;  // outside the lock
+  const std::lock_guard<std::mutex> lock(kept_mutex_);
+  if (kept_.size() >= kMostProbesKept) {
+    const auto oldest = std::min_element(kept_.begin(), kept_.end(), [](const auto& a, const auto& b) {
+      return a.second.last_used < b.second.last_used;
+    });
+    ended = std::move(oldest->second.probe);
+    kept_.erase(oldest);
+  }
+  const std::string file = probe->file();
+  kept_[file] = Kept{std::move(probe), ++uses_};
+}
+
+std::shared_ptr<const PluginInfo> PluginProbe::load_with(std::unique_ptr<FileProbe> probe,
+                                                         std::string& failure) {
+  const std::string file = probe->file();
+  const FileProbe::Answer answer = probe->ask("load", {});
   if (answer.kind == "plugin") {
+    std::shared_ptr<PluginInfo> plugin;
     try {
-      return std::make_shared<const PluginInfo>(decode_plugin(answer.fields));
+      plugin = std::make_shared<PluginInfo>(decode_plugin(answer.fields));
     } catch (const std::exception&) {
       failure = "probe protocol error: incomplete plugin record";
       return nullptr;
     }
+    // The file is the one asked about, whatever the probe said.
+    plugin->file = file;
+    if (plugin->has_accepts) keep(std::move(probe));
+    return plugin;
   }
   failure = answer.kind == "refused" ? field(answer.fields, "reason")
             : answer.kind.empty()    ? answer.failure
@@ -92,14 +101,97 @@ std::shared_ptr<const PluginInfo> PluginProbe::load(const std::string& file, std
   return nullptr;
 }
 
+std::shared_ptr<const PluginInfo> PluginProbe::load(const std::string& file, std::string& failure) {
+  return load_with(probe_of(file), failure);
+}
+
 Discovery PluginProbe::discover(const std::vector<std::string>& dirs) {
   Discovery found;
+  const std::vector<std::string> files = plugin_files(dirs, found.failures);
+  std::vector<std::shared_ptr<const PluginInfo>> loaded(files.size());
+  std::vector<std::string> failures(files.size());
+  // A file whose probe kbench could not start or keep while the others ran (descriptors,
+  // processes or memory shared out): loaded again below, alone.
+  std::vector<char> again(files.size(), 0);
+  // The probes are started here, on the calling thread, and answered on others: a probe ends
+  // with the thread that started it (PR_SET_PDEATHSIG), and one kept must outlive those threads.
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<std::pair<std::size_t, std::unique_ptr<FileProbe>>> started;
+  std::size_t in_flight = 0;
+  bool all_started = false;
+  const auto answer_some = [&] {
+    while (true) {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return !started.empty() || all_started; });
+      if (started.empty()) return;
+      auto [i, probe] = std::move(started.front());
+      started.pop_front();
+      lock.unlock();
+      try {
+        loaded[i] = load_with(std::move(probe), failures[i]);
+      } catch (const std::exception&) {
+        again[i] = 1;
+      }
+      lock.lock();
+      --in_flight;
+      changed.notify_all();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < std::min(files.size(), kProbesAtOnce); ++t) {
+    try {
+      threads.emplace_back(answer_some);
+    } catch (const std::system_error&) {
+      break;  // no more threads: fewer probes at once
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (threads.empty()) {
+      again[i] = 1;
+      continue;
+    }
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return in_flight < threads.size(); });
+    }
+    std::unique_ptr<FileProbe> probe;
+    try {
+      probe = probe_of(files[i]);
+    } catch (const std::exception&) {
+      again[i] = 1;
+      continue;
+    }
+    const std::lock_guard<std::mutex> lock(mutex);
+    started.emplace_back(i, std::move(probe));
+    ++in_flight;
+    changed.notify_all();
+  }
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    all_started = true;
+    changed.notify_all();
+  }
+  for (auto& thread : threads) thread.join();
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!again[i]) continue;
+    // No other probe running: what goes wrong now is kbench's own trouble, and ends the command.
+    std::map<std::string, Kept> ended;
+    {
+      const std::lock_guard<std::mutex> lock(kept_mutex_);
+      ended.swap(kept_);
+    }
+    ended.clear();
+    failures[i].clear();
+    loaded[i] = load(files[i], failures[i]);
+  }
+
   std::map<std::string, std::string> file_of_name;
-  for (const auto& file : plugin_files(dirs, found.failures)) {
-    std::string failure;
-    auto plugin = load(file, failure);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& file = files[i];
+    auto& plugin = loaded[i];
     if (!plugin) {
-      found.failures.push_back({file, failure});
+      found.failures.push_back({file, failures[i]});
       continue;
     }
     if (const auto it = file_of_name.find(plugin->name); it != file_of_name.end()) {
@@ -151,9 +243,10 @@ Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& req
     verdict.fault = it->second;
     return verdict;
   }
-  Record fields = encode_case(request);
-  fields["file"] = plugin.file;
-  const Answer answer = ask("accepts", fields);
+  // Asked of the probe that loaded this file alone: no other plugin's code runs there.
+  auto probe = probe_of(plugin.file);
+  const FileProbe::Answer answer = probe->ask("accepts", encode_case(request));
+  keep(std::move(probe));
   if (answer.kind == "verdict") {
     verdict.accepted = field(answer.fields, "accepted") == "1";
     verdict.reason = field(answer.fields, "why");
@@ -185,12 +278,12 @@ PluginProbe::KernelBuild PluginProbe::build_kernel(const PluginInfo& kernel,
   KernelBuild build;
   std::string lines;
   for (const auto& c : cases) lines += encode_record("case", encode_case(c));
-  Record fields{{"file", kernel.file},
-                {"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
+  Record fields{{"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
                 {"device", std::to_string(device)},
                 {"cases", lines}};
   if (kernel.referee) fields["family-file"] = kernel.referee->file;
-  const Answer answer = ask("kernel", fields);
+  FileProbe probe(executable_, kernel.file, timeout_ms_);
+  const FileProbe::Answer answer = probe.ask("kernel", fields);
   if (answer.kind == "built") {
     build.built = true;
     build.summary = field(answer.fields, "summary");

@@ -1,5 +1,8 @@
 #include "protocol/sandbox.hpp"
 
+#include "util/short_of_resources.hpp"
+#include "util/write_error.hpp"
+
 #include <boost/filesystem/operations.hpp>
 
 #include <fcntl.h>
@@ -90,6 +93,8 @@ std::vector<std::string> writable_devices() {
   return devices;
 }
 
+}  // namespace
+
 // The places a GPU run writes to: its own temporary folder (not the shared ones, where a results
 // file may lie), the device nodes, the caches of the CUDA driver (JIT-compiled kernels) and of
 // libraries that keep theirs under ~/.cache. Not /proc: /proc/self/mem would write over the
@@ -113,6 +118,8 @@ std::vector<std::string> writable_folders(const std::string& temporary,
   return folders;
 }
 
+namespace {
+
 [[noreturn]] void fail(const std::string& what) {
   throw std::runtime_error("cannot confine the plugin's process: " + what + ": " +
                            std::strerror(errno));
@@ -132,7 +139,14 @@ void make_cuda_cache_folder() {
 std::string make_private_temporary_folder() {
   const std::string folder = private_temporary_folder(::getpid());
   remove_private_temporary_folder(::getpid());
-  if (::mkdir(folder.c_str(), 0700) != 0) fail("mkdir " + folder);
+  if (::mkdir(folder.c_str(), 0700) != 0) {
+    // No room (no inodes, no space): kbench's own trouble, never the plugin's.
+    if (storage_failure(errno)) {
+      throw ShortOfResources("make its temporary folder " + folder, std::strerror(errno),
+                             "free room there, or point TMPDIR elsewhere");
+    }
+    fail("mkdir " + folder);
+  }
   ::setenv("TMPDIR", folder.c_str(), 1);
   return folder;
 }
@@ -255,6 +269,30 @@ void offer_to_the_oom_killer_first() {
 }
 
 }  // namespace
+
+void check_room_for_private_temporary_folders() {
+  const std::string base = temporary_base();
+  std::string folder = base + "/kbench-room-XXXXXX";
+  if (::mkdtemp(folder.data()) == nullptr) {
+    if (storage_failure(errno)) {
+      throw WriteError("cannot make a temporary folder in '" + base + "': " + std::strerror(errno) +
+                       " (each plugin's process needs one: free room there, or point TMPDIR "
+                       "elsewhere)");
+    }
+    return;  // another reason (no permission) is said by the child that makes its own
+  }
+  const std::string file = folder + "/byte";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  const int error = fd < 0 || ::write(fd, "x", 1) != 1 ? errno : 0;
+  if (fd >= 0) ::close(fd);
+  ::unlink(file.c_str());
+  ::rmdir(folder.c_str());
+  if (error != 0 && storage_failure(error)) {
+    throw WriteError("cannot write in the temporary folder '" + base + "': " +
+                     std::strerror(error) + " (the plugins' processes write there: free room, " +
+                     "or point TMPDIR elsewhere)");
+  }
+}
 
 std::string private_temporary_folder(pid_t pid) {
   return temporary_base() + "/kbench-" + std::to_string(pid);

@@ -55,6 +55,17 @@ SandboxSupport sandbox_support();
 void enter_sandbox(const std::vector<std::string>& also_writable = {},
                    const std::vector<pid_t>& also_protected = {});
 
+// The folders a confined process may write beneath: `temporary` (its own temporary folder),
+// `also_writable`, and those every GPU run writes to (devices, the caches). A file beneath one is
+// within a plugin's reach: kbench refuses to write its results there.
+std::vector<std::string> writable_folders(const std::string& temporary,
+                                          const std::vector<std::string>& also_writable);
+
+// Makes and removes a folder, with a byte in it, where the children make their own temporary
+// folders: a WriteError when there is no room (no inodes, no space), kbench's trouble to be said
+// once, before any child starts, rather than by each child as it fails.
+void check_room_for_private_temporary_folders();
+
 // A confined process's own temporary folder: kbench-<pid> in $TMPDIR (where it names a folder)
 // or /tmp. The process makes it as it enters the sandbox; whoever waits for the process removes
 // it once it has ended (a killed process cannot).

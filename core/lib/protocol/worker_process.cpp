@@ -50,10 +50,24 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args,
   }
   ::shutdown(cases[0], SHUT_WR);
   ::shutdown(results[1], SHUT_RD);
+  int errors[2];
+  if (pipe2(errors, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close(cases[0]), close(cases[1]), close(results[0]), close(results[1]);
+    throw cannot_start("pipe: " + std::string(strerror(error)));
+  }
+  // A plugin's text reaches the terminal as kbench's own does: escaped (stderr_relay.hpp).
+  try {
+    errors_ = std::make_unique<StderrRelay>(errors[0]);
+  } catch (...) {
+    close(cases[0]), close(cases[1]), close(results[0]), close(results[1]), close(errors[1]);
+    throw;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   // dup2 clears close-on-exec on the target, so only these cross into the worker.
   posix_spawn_file_actions_adddup2(&actions, cases[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, errors[1], 2);
   posix_spawn_file_actions_adddup2(&actions, results[1], 3);
   // Above every descriptor the actions write, so no dup2 overwrites one still to be copied.
   std::vector<int> above;
@@ -85,6 +99,7 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& args,
   close(cases[0]);
   close(results[1]);
   for (const int fd : above) close(fd);
+  close(errors[1]);
   to_worker_ = cases[1];
   from_worker_ = results[0];
   if (error != 0) {
@@ -143,6 +158,7 @@ std::string WorkerProcess::wait_for_exit() {
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   remove_private_temporary_folder(pid_);
+  errors_.reset();  // what it wrote is shown before its end is said
   pid_ = -1;
   signal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return describe_exit(status);

@@ -9,10 +9,12 @@
 #pragma once
 
 #include "protocol/record.hpp"
+#include "protocol/stderr_relay.hpp"
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,7 @@ class WorkerProcess {
   std::uint64_t sequence_ = 0;
   bool sent_ = false;
   LineReader reader_{-1};
+  std::unique_ptr<StderrRelay> errors_;  // its standard error, escaped onto kbench's
 };
 
 // "killed by signal 11 (Segmentation fault)", "exited with code 3".

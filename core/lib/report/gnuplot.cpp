@@ -2,6 +2,7 @@
 
 #include "report/gnuplot_text.hpp"
 #include "util/output_file.hpp"
+#include "util/write_error.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +29,17 @@ constexpr int kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
 void write_file(const std::string& path, const std::string& text) {
   write_output_file(path, text, "plot file");
+}
+
+// Whether a PNG gnuplot wrote is whole: it ends with its IEND chunk. gnuplot says nothing and exits
+// 0 when its write fails (a full disk, a file-size limit), leaving the part that fitted.
+bool whole_png(const std::string& path) {
+  static const char kEnd[] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', '\xae', '\x42', '\x60', '\x82'};
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in || in.tellg() < static_cast<std::streamoff>(sizeof kEnd)) return false;
+  char end[sizeof kEnd];
+  in.seekg(-static_cast<std::streamoff>(sizeof kEnd), std::ios::end);
+  return in.read(end, sizeof end) && std::equal(end, end + sizeof end, kEnd);
 }
 
 // The PNG: wide enough for a legend outside the plot area.
@@ -368,6 +380,13 @@ bool run_gnuplot(const std::string& dir, const std::vector<std::string>& scripts
   if (WIFEXITED(status) && WEXITSTATUS(status) == kNotInstalled) return false;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw std::runtime_error("gnuplot failed on the scripts in '" + dir + "'");
+  }
+  for (const auto& script : scripts) {
+    const std::string png = dir + "/" + script.substr(0, script.rfind('.')) + ".png";
+    if (whole_png(png)) continue;
+    std::remove(png.c_str());  // no truncated image left for a reader to take as the plot
+    throw WriteError("cannot write plot '" + png + "': gnuplot could not write it whole (no " +
+                     "space left on the device, or a quota or file-size limit reached)");
   }
   return true;
 }

@@ -5,10 +5,10 @@
 
 namespace kb {
 
-ShortOfResources::ShortOfResources(const std::string& what, const std::string& why)
+ShortOfResources::ShortOfResources(const std::string& what, const std::string& why,
+                                   const std::string& remedy)
     : std::runtime_error("kbench cannot " + what + " (" + why +
-                         "): kbench's own trouble, not a plugin's (its limits: ulimit -n, "
-                         "ulimit -u)") {}
+                         "): kbench's own trouble, not a plugin's (" + remedy + ")") {}
 
 bool is_resource_shortage(int error) {
   return error == EMFILE || error == ENFILE || error == ENOMEM || error == EAGAIN;

@@ -9,8 +9,9 @@ namespace kb {
 
 class ShortOfResources : public std::runtime_error {
  public:
-  // "kbench cannot <what> (<why>): kbench's own trouble, not a plugin's (its limits: ...)".
-  ShortOfResources(const std::string& what, const std::string& why);
+  // "kbench cannot <what> (<why>): kbench's own trouble, not a plugin's (<remedy>)".
+  ShortOfResources(const std::string& what, const std::string& why,
+                   const std::string& remedy = "its limits: ulimit -n, ulimit -u");
 };
 
 // errno values that mean a limit of this process or system, not a fault of what was asked.
