@@ -461,7 +461,10 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
       ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
        "measure every case N times: N passes over the plan, each case in a fresh worker each "
-       "time (the spread between them is what kbench compare's verdicts weigh)")
+       "time (the spread between them is what kbench compare's verdicts weigh); with more than "
+       "one, a shape near each asked one too, into the run '<id>-hidden'")
+      ("no-hidden-shapes", po::bool_switch(&o.no_hidden_shapes),
+       "with --repetitions: run the asked shapes alone, no shape near them")
       ("samples-out", po::value(&o.samples_out), "also write every sample to this CSV file")
       ("best", po::value(&o.best_file),
        "run each plugin at the configuration kbench tune found best in this file, for the shapes "

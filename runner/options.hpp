@@ -42,6 +42,7 @@ struct RunOptions {
   bool split = false;        // share the cases out over the devices instead of running each on all
   std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
   int repetitions = 1;       // passes over the plan, each case in a fresh worker each time
+  bool no_hidden_shapes = false;  // with repetitions: no shape drawn near each asked one
   std::string samples_out;   // CSV file receiving every sample
   std::string best_file;     // run each problem at its configuration in this file (kbench tune's)
 };

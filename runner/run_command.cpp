@@ -143,7 +143,7 @@ int run_command(const std::vector<std::string>& args) {
       plan = plan_sweep(selection.runnable, sweep, selection.families, probe);
       // A nightly (repetitions) also runs a shape near each asked one, the same for every shard
       // of the run: drawn from its run id (or afresh without one) and the sweep's seed.
-      if (options.repetitions > 1) {
+      if (options.repetitions > 1 && !options.no_hidden_shapes) {
         plan = with_hidden_shapes(plan, hidden_shape_secret(options.run_id, sweep.seed), probe,
                                   sweep.capabilities);
       }

@@ -227,7 +227,7 @@ TEST(InputRules, ARunOfMoreCasesThanOneRunTakesIsRefusedBeforeItIsPlanned) {
   for (int i = 1; i <= 2000; ++i) sizes += (i > 1 ? "," : "") + std::to_string(i);
   const auto run = kbench({"run", "--plugins", kbtest::test_plugin_dir("faulty"), "--plugin",
                            "testing/good", "--dtypes", "int32", "--sizes", sizes,
-                           "--repetitions", "1000"});
+                           "--repetitions", "1000", "--no-hidden-shapes"});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("the plan holds 2000 cases, times 1000 repetitions: more than the "
                             "1000000 cases one run takes"),

@@ -263,7 +263,7 @@ TEST(RunCommand, ShardsOfARunTogetherHoldEveryCaseOnce) {
 
 TEST(RunCommand, RepetitionsAreWholePassesOverThePlanEachInAFreshWorker) {
   const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8,16", "--dtypes",
-                           "int32", "--max-time", "0.01", "--repetitions", "3"});
+                           "int32", "--max-time", "0.01", "--repetitions", "3", "--no-hidden-shapes"});
   ASSERT_EQ(run.exit_code, 0) << run.output;
   std::vector<std::string> order;
   for (const auto& row : run.rows) order.push_back(row.at("repetition") + ":" + row.at("shape"));
@@ -289,10 +289,10 @@ TEST(RunCommand, ResumeCountsEachRepetitionAsItsOwnCase) {
                                          "--dtypes", "int32", "--max-time", "0.01", "--run-id",
                                          "night"};
   auto first = args;
-  first.insert(first.end(), {"--repetitions", "2"});
+  first.insert(first.end(), {"--repetitions", "2", "--no-hidden-shapes"});
   ASSERT_EQ(kbench(first, csv.string()).exit_code, 0);
   auto more = args;
-  more.insert(more.end(), {"--repetitions", "3", "--resume"});
+  more.insert(more.end(), {"--repetitions", "3", "--no-hidden-shapes", "--resume"});
   const auto resumed = kbench(more, csv.string());
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(repetitions_and_shapes(csv.string()),
@@ -305,7 +305,7 @@ TEST(RunCommand, ShardsWithRepetitionsHoldEveryCaseOncePerRepetition) {
   for (const char* shard : {"0/2", "1/2"}) {
     const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "8,16,24",
                              "--dtypes", "int32", "--max-time", "0.01", "--shard", shard,
-                             "--repetitions", "2"},
+                             "--repetitions", "2", "--no-hidden-shapes"},
                             csv.string());
     ASSERT_EQ(run.exit_code, 0) << run.output;
   }
