@@ -5,6 +5,7 @@
 // be formed) or `refused` (why), saying each variant built (`step`) as it goes. The workers that
 // time the kernels then only load the code it left in the cache.
 #include "commands.hpp"
+#include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "protocol/codec.hpp"
@@ -72,8 +73,16 @@ void compile_kernel(Record& fields) {
 int compile_command(const std::vector<std::string>&) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, 1), close(null);
-  // The compilers write beneath the cache folder (made by the parent where it was missing) and
-  // in the process's own temporary folder.
+  // The driver's JIT (PTX or a fatbin to a cubin) needs a context, which a confined process cannot
+  // create: each device's is made before. The compilers write beneath the cache folder (made by
+  // the parent where it was missing) and in the process's own temporary folder.
+  for (int device = 0, count = cuda_device_count(nullptr); device < count; ++device) {
+    try {
+      open_device(device);
+    } catch (const std::exception&) {
+      // A device that cannot be opened: its kernel files say so when they are built for it.
+    }
+  }
   enter_sandbox({kernel_cache_dir()});
   LineReader input(0);
   std::string line, kind;

@@ -187,19 +187,13 @@ TEST(Plausibility, HeldMedianAndBackToBackTimeMustAgreeBeyondLaunchOverhead) {
   EXPECT_TRUE(check_plausibility(t, h100_limits(1 << 16)).notes.empty());
 }
 
-TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNotedAndFarBelowItTheClocksDisagree) {
+TEST(Plausibility, AHostTimeBelowTheGpuTimeIsNoted) {
   auto t = agreeing_timings(1 << 28, 3000);
-  t.host_us = 0.95 * t.median_us;  // within what a clock falling between the two explains
-  auto verdict = check_plausibility(t, h100_limits(1 << 28));
+  t.host_us = 0.5 * t.median_us;  // the samples held more than the launch: noted, not judged
+  const auto verdict = check_plausibility(t, h100_limits(1 << 28));
   EXPECT_EQ(verdict.implausible, "");
   ASSERT_EQ(verdict.notes.size(), 1u);
   EXPECT_NE(verdict.notes[0].find("less than the GPU median"), std::string::npos);
-  // The host's clock holds the whole launch: an events' median far above it is a clock that lies
-  // (a strategy that scaled the events' time, say).
-  t.host_us = 0.5 * t.median_us;
-  verdict = check_plausibility(t, h100_limits(1 << 28));
-  EXPECT_NE(verdict.implausible.find("clock check: a synchronised launch took"), std::string::npos)
-      << verdict.implausible;
 }
 
 // Samples of several launches against a launch alone: what the device gains back to back is

@@ -49,10 +49,6 @@ constexpr double kCuptiAgreement = 0.10;
 // 2^24 on an H200.
 constexpr double kDependentKernelGapUs = 4.0;
 constexpr double kCuptiSlackUs = 1.0;
-// The host's clock around a synchronised launch holds the launch and more: below the events'
-// median by more than this, one of the two clocks lies. (Honest rows reach 0.93: an H100's clock
-// falling between the samples and the host's batch of a 8 ms tensor-core GEMM.)
-constexpr double kHostClockImpossible = 0.85;
 // Samples of several launches against one-launch samples: beyond the device's own back-to-back
 // gain (the launch latency a kernel's predecessor hides), a launch may be faster by this much of
 // a launch alone, and a timer's tick; more, and the launches no check saw did less. The gain where
@@ -192,13 +188,11 @@ PlausibilityVerdict check_plausibility(const CaseTimings& t, const CaseLimits& l
           t.cupti_us, 100 * (1 - t.cupti_us / t.median_us)));
     }
   }
+  // A host time below the median says the samples held more than the launch (a launch that waits
+  // timed without the hold, a held sample of a launch that slows its own start): noted. A clock
+  // made to run slow shortens the median instead, which CUPTI's kernels contradict (above).
   if (t.host_us > 0 && t.median_us > 0 &&
-      t.host_us < kHostClockImpossible * t.median_us - kTimerResolutionUs) {
-    fail_too(format("clock check: a synchronised launch took %.4g us on the host's clock, the "
-                    "events' median is %.4g us: the clocks disagree",
-                    t.host_us, t.median_us));
-  } else if (t.host_us > 0 && t.median_us > 0 &&
-             t.host_us < (1 - kAgreement) * t.median_us - kTimerResolutionUs) {
+      t.host_us < (1 - kAgreement) * t.median_us - kTimerResolutionUs) {
     verdict.notes.push_back(format(
         "self-check: a synchronised launch took %.4g us on the host, less than the GPU median "
         "%.4g us",

@@ -1,9 +1,8 @@
 // The checks a timed case passes before its row may say `ok`. A figure no device can produce (a
 // bandwidth above the memory's, a FLOP/s above the peak of the plugin's math, a GPU time that
 // explains only a fraction of the host's wall time, a launch that put no work on its stream,
-// kernels CUPTI saw run longer, or elsewhere, than the events could have timed), two clocks that
-// disagree beyond their noise (CUPTI's kernels or the host's wall time longer than the events'
-// median), or samples of several launches faster per launch than a launch alone beyond what the
+// kernels CUPTI saw run longer, or elsewhere, than the events could have timed: a clock made to run
+// slow), or samples of several launches faster per launch than a launch alone beyond what the
 // device itself gains back to back, makes the row `implausible`; timings of one case that disagree with each other beyond what
 // launch overhead explains give the row a note. Pure functions over numbers, so each rule is
 // tested on synthetic figures.
