@@ -5,6 +5,7 @@
 #include "analysis/regression_gate.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "plan/plan.hpp"
 #include "report/comparison_format.hpp"
 #include "report/verdict_format.hpp"
 #include "store/result_selection.hpp"
@@ -53,6 +54,7 @@ struct Sides {
 };
 
 // --baseline-run: that run's rows against --run's, or every other run's. Otherwise two files.
+// A run of hidden shapes (new each night) takes part only where --baseline-run or --run names it.
 Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   if (selection.files.empty()) throw InputError("name the results CSV files to compare");
   Sides sides;
@@ -64,6 +66,9 @@ Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   }
   select_rows(all, selection.families, selection.plugin_globs);  // an unknown filter is an error
   const auto keep = [&](const ResultRecord& row) {
+    if (is_hidden_run_id(row.run_id) && row.run_id != o.baseline_run && row.run_id != o.run) {
+      return false;
+    }
     return row_selected(row, selection.families, selection.plugin_globs);
   };
   std::set<std::string> candidate_runs;

@@ -3,6 +3,9 @@
 # .device/build-device, small enough to travel to the GPU machine (name `.device` in `carry`).
 #   scripts/device-prepare.sh generations   also the plugins as compute_80 PTX alone, built in
 #     build-ptx80/ and staged in .device/build-ptx80/lib (`scripts/gpu-check.sh generations`)
+#   scripts/device-prepare.sh gpu-only      stages only the test programs that hold a `gpu` test
+#     and no static library (about 30 MiB against 80: `KBENCH_GPU_ONLY=1 scripts/gpu-check.sh
+#     tests`, `scripts/gpu-check.sh lease`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = generations ]; then
@@ -43,4 +46,14 @@ cmake --build build-scan -j"$(nproc)" >/dev/null
 mkdir -p .device/scan/templates
 cp build-scan/*.so .device/scan/ && cp build-scan/templates/* .device/scan/templates/
 rm -rf .device/sdk-prefix
+if [ "${1:-}" = gpu-only ]; then
+  gpu_programs=$(ctest --test-dir build-device -L gpu --show-only=json-v1 | python3 -c '
+import json, os, sys
+print("\n".join({os.path.basename(t["command"][0]) for t in json.load(sys.stdin)["tests"]}))')
+  for program in .device/build-device/bin/*; do
+    name=$(basename "$program")
+    [ "$name" = kbench ] || grep -qx "$name" <<<"$gpu_programs" || rm -f "$program"
+  done
+  find .device/build-device -name '*.a' -delete
+fi
 du -sh .device

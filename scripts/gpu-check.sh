@@ -2,10 +2,14 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|generations|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|generations|all] [extra kbench run args...]
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
 # nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
 # in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
+# `lease` (not in `all`; about five minutes on an H200): what a short lease must prove, most
+# telling first, every log under $OUT as it goes: seed 000's hello cases with --show, the default
+# sweep's statuses per family, then the `gpu` label's tests (host tests run in CI), and last the
+# record line and the sweep's counts.
 # `tests` ends with one record line (also $OUT/gpu-tests.record): the commit, the GPU, the counts of
 # the `gpu` label's tests and of all of them; quote it in the closing note of any change to the
 # worker, the referee, the sandbox, a family or a strategy.
@@ -71,6 +75,29 @@ missing=$(ldd "$kbench" build-device/lib/kbench/plugins/*.so | grep "not found" 
 if [ "$mode" = kernels ]; then
   OUT="$out/kernels" scripts/published-kernels-acceptance.sh "$PWD/build-device" 2>&1 | tee "$out/kernels.log"
   exit "${PIPESTATUS[0]}"
+fi
+
+if [ "$mode" = lease ]; then
+  "$0" hello >"$out/hello.md" 2>&1
+  tail -n 12 "$out/hello.md"
+  start=$(date +%s)
+  "$kbench" run --output "$out/default.csv" --run-id default "$@" >"$out/default.md" \
+    2>"$out/default.log"
+  echo "default sweep: exit $?, $(($(date +%s) - start)) s" >"$out/sweep-status.md"
+  python3 - "$out/default.csv" >>"$out/sweep-status.md" <<'PY'
+import collections, csv, sys
+counts = collections.defaultdict(collections.Counter)
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    counts[r["family"]][r["status"]] += 1
+    if r["status"] not in ("ok", "unsupported"):
+        print(f"  {r['plugin']} {r['dtype']} {r['shape']} {r['block']}: {r['status']}: {r['message'][:160]}")
+for family, c in sorted(counts.items()):
+    print(f"{family}: " + ", ".join(f"{n} {s}" for s, n in sorted(c.items())))
+PY
+  KBENCH_GPU_ONLY=1 "$0" tests
+  grep -E "^\[|time:" "$out/default.md" | tail -n 2
+  cat "$out/sweep-status.md"
+  exit 0
 fi
 
 if [ "$mode" = tests ] || [ "$mode" = all ]; then

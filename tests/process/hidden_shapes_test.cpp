@@ -52,6 +52,31 @@ TEST(HiddenShapes, ANightlyRunsAShapeNearEachAskedOneInARunOfItsOwn) {
   EXPECT_EQ(resumed.rows.size(), 8u) << resumed.output;  // the file as it was: nothing run again
 }
 
+// Two nights draw different hidden shapes: a verdict that took them in would call every one
+// missing from one night and added in the other.
+TEST(HiddenShapes, TheVerdictsOfTwoNightsHoldTheAskedShapesAloneUnlessAHiddenRunIsNamed) {
+  kbtest::TempFolder folder;
+  const std::string first = folder.file("first.csv"), second = folder.file("second.csv");
+  ASSERT_EQ(kbench(nightly("night-1"), first).exit_code, 0);
+  ASSERT_EQ(kbench(nightly("night-2"), second).exit_code, 0);
+  const std::string junit = folder.file("gate.xml");
+  const auto gate = kbench({"compare", first, second, "--fail-slower", "1000", "--junit", junit});
+  EXPECT_EQ(gate.exit_code, 0) << gate.output;
+  EXPECT_NE(gate.output.find("none of 2 cases fails the gate"), std::string::npos) << gate.output;
+  EXPECT_EQ(gate.output.find("night-2-hidden"), std::string::npos) << gate.output;
+  const std::string xml = kbtest::read_file(junit);
+  std::size_t cases = 0;
+  for (auto at = xml.find("<testcase "); at != std::string::npos;
+       at = xml.find("<testcase ", at + 1)) {
+    ++cases;
+  }
+  EXPECT_EQ(cases, 2u) << xml;  // 64x48 and 100x100, not their hidden neighbours
+
+  const auto named = kbench({"compare", first, second, "--run", "night-2-hidden",
+                             "--fail-slower", "1000"});
+  EXPECT_NE(named.output.find("candidate: run night-2-hidden"), std::string::npos) << named.output;
+}
+
 TEST(HiddenShapes, ARunWithoutRepetitionsRunsTheAskedShapesAlone) {
   const auto run = kbench({"run", "--plugin", "transpose/cpu", "--sizes", "64x48", "--dtypes",
                            "float32", "--max-time", "0.02"});

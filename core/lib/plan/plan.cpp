@@ -451,7 +451,17 @@ Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& pro
   return with;
 }
 
-std::string hidden_run_id(const std::string& run_id) { return run_id + "-hidden"; }
+namespace {
+constexpr const char kHiddenRunSuffix[] = "-hidden";
+}
+
+std::string hidden_run_id(const std::string& run_id) { return run_id + kHiddenRunSuffix; }
+
+bool is_hidden_run_id(const std::string& run_id) {
+  const std::size_t suffix = sizeof kHiddenRunSuffix - 1;
+  return run_id.size() > suffix &&
+         run_id.compare(run_id.size() - suffix, suffix, kHiddenRunSuffix) == 0;
+}
 
 Plan repeat(const Plan& plan, int count) {
   Plan repeated;

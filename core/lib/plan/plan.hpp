@@ -110,6 +110,8 @@ Plan with_hidden_shapes(const Plan& plan, std::uint64_t secret, PluginProbe& pro
 
 // The run a hidden shape's rows go to: "<run id>-hidden", beside the run's own.
 std::string hidden_run_id(const std::string& run_id);
+// Whether a run holds hidden shapes: verdicts leave such a run out unless it is named.
+bool is_hidden_run_id(const std::string& run_id);
 
 // The plan `count` times, one whole pass after another, each case tagged with its pass: the
 // repetitions of a case are spread over the run, not back to back, so whatever drifts during a
