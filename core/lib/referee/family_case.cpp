@@ -18,6 +18,8 @@ namespace {
 // The seeds of the draws other than the timed one, each mixed from the case's secret.
 constexpr std::uint64_t kCheckDraw = 0xF8E5D0C4B3A29180ull;
 constexpr std::uint64_t kNearDraw = 0x3C6EF372FE94F82Bull;
+// Which near draw of each pair rewrites the inputs as they were.
+constexpr std::uint64_t kSameNearDraw = 0xA54FF53A5F1D36F1ull;
 
 // KB_FLAG_CEILING asks the family to check a copy instead of its operation: only the strategy the
 // family names as its reference may be its ceiling. Any other that sets the flag is checked on the
@@ -157,10 +159,14 @@ void FamilyCase::synchronize() const {
 }
 
 kb_status FamilyCase::draw(std::uint32_t purpose, kb_message& message) {
-  const std::uint64_t seed = purpose == KB_DRAW_TIMED ? secret_
-                             : purpose == KB_DRAW_CHECK
-                                 ? mix64(secret_ ^ kCheckDraw)
-                                 : mix64(secret_ ^ kNearDraw ^ draws_);
+  std::uint64_t seed = purpose == KB_DRAW_TIMED ? secret_ : mix64(secret_ ^ kCheckDraw);
+  if (purpose == KB_DRAW_NEAR) {
+    const std::uint64_t paired = near_draws_++;
+    near_changed_ =
+        paired == 0 || (mix64(secret_ ^ kSameNearDraw ^ ((paired - 1) / 2)) & 1) != (paired - 1) % 2;
+    if (near_changed_) near_seed_ = mix64(secret_ ^ kNearDraw ^ draws_);
+    seed = near_seed_;
+  }
   ++draws_;
   if (const kb_status s = family_.draw(state_, seed, purpose, stream_, &message); s) return s;
   return guarded(message, [&] {
@@ -250,7 +256,9 @@ CheckAnswer FamilyCase::check(const std::string& name) {
                   std::string("check '") + checks::kGuardBytes + "' failed: a launch wrote " +
                       *damage + ", outside every operand");
   }
-  passed(name);
+  if (name == checks::kUnpoisonedLaunch) answer.inputs_changed = near_changed_;
+  // A launch on the inputs as they were proves nothing of new ones.
+  if (name != checks::kUnpoisonedLaunch || near_changed_) passed(name);
   if (name == checks::kTimedLaunch && !verdict_.figures) {
     verdict_.figures = VerificationFigures{answer.figures.max_rel_error, answer.figures.tolerance,
                                            plugin_text(answer.figures.metrics)};

@@ -37,7 +37,11 @@ class FamilyCase {
   std::vector<int> memory_fds() const;
 
   // New inputs, for the given purpose (KB_DRAW_TIMED, KB_DRAW_CHECK, KB_DRAW_NEAR), from seeds
-  // only the referee knows, copied to the shared inputs and digested there.
+  // only the referee knows, copied to the shared inputs and digested there. After the first near
+  // draw, one of each two (which, drawn from the secret) draws again from the seed of the one
+  // before: the same steps, the same inputs. The launches after the two pay the same for
+  // following the referee's work, and only a launch that keeps answers for inputs it saw before
+  // tells them apart. The unpoisoned launch's check says which it was, once that launch is over.
   kb_status draw(std::uint32_t purpose, kb_message& message);
   // The family's poison, copied to the shared outputs.
   kb_status poison(kb_message& message);
@@ -70,6 +74,9 @@ class FamilyCase {
   bool ceiling_refused_ = false;
   std::uint64_t secret_ = 0;
   std::uint64_t draws_ = 0;
+  std::uint64_t near_draws_ = 0;
+  std::uint64_t near_seed_ = 0;  // of the inputs now, where the last draw was a near one
+  bool near_changed_ = true;     // whether the last near draw changed the inputs
   void* state_ = nullptr;
   kb_buffers family_buffers_{};
   std::vector<std::unique_ptr<SharedOperand>> inputs_, outputs_;

@@ -133,6 +133,7 @@ Record encode_check_answer(const CheckAnswer& answer) {
   Record r{{"status", std::to_string(static_cast<int>(answer.status))},
            {"failure", answer.failure},
            {"message", answer.message}};
+  if (answer.inputs_changed) r["inputs_changed"] = *answer.inputs_changed ? "1" : "0";
   encode_figures(r, answer.figures);
   return r;
 }
@@ -143,6 +144,7 @@ CheckAnswer decode_check_answer(const Record& record) {
   answer.status = static_cast<kb_status>(in.integer("status"));
   answer.failure = in.text("failure");
   answer.message = in.text("message");
+  if (in.has("inputs_changed")) answer.inputs_changed = in.flag("inputs_changed");
   answer.figures = decode_figures(in);
   in.expect_all_read();
   return answer;

@@ -47,6 +47,9 @@ struct CheckAnswer {
   kb_verification figures{};
   std::string failure;
   std::string message;
+  // For an unpoisoned launch's check: whether the near draw before it changed the inputs, or
+  // rewrote them as they were (the referee's choice, told only once the launch is over).
+  std::optional<bool> inputs_changed;
 };
 Record encode_check_answer(const CheckAnswer& answer);
 CheckAnswer decode_check_answer(const Record& record);
