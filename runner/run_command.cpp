@@ -17,6 +17,7 @@
 #include "resume.hpp"
 #include "run_progress.hpp"
 #include "store/case_key.hpp"
+#include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "store/row_builder.hpp"

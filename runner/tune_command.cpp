@@ -15,6 +15,7 @@
 #include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
 #include "resume.hpp"
+#include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/result_selection.hpp"
 #include "store/results_store.hpp"

@@ -16,6 +16,7 @@
 #include "plugin/family_table.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/plugin_probe.hpp"
+#include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "util/input_error.hpp"

@@ -1,4 +1,5 @@
 #include "store/csv_records.hpp"
+#include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "support/kbench_process.hpp"

@@ -333,18 +333,18 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
       self_refereed.insert(row.plugin);
     }
     const Key key = key_cells(row, key_columns, gpus[i]);
-    const std::string column = request.by == CompareBy::run      ? row.run_id
-                               : request.by == CompareBy::plugin ? row.plugin
+    const std::string column = request.by == CompareBy::run      ? row.run_id.str()
+                               : request.by == CompareBy::plugin ? row.plugin.str()
                                                                  : gpus[i];
-    const std::string table = request.by == CompareBy::plugin ? row.family : "";
+    const std::string table = request.by == CompareBy::plugin ? row.family.str() : "";
     if (by_gpu && row.ok()) {
       add_once(codes_of_column[column], row.code);
       add_once(codes_of_plugin[row.plugin][column], row.code);
     }
     // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
     const std::string block = request.by != CompareBy::plugin ? ""
-                              : row.params.empty()            ? row.block
-                              : row.block == "-"              ? row.params
+                              : row.params.empty()            ? row.block.str()
+                              : row.block == "-"              ? row.params.str()
                                                               : row.block + " " + row.params;
     auto& held = latest[table][{key, column}][block];
     const std::string& card = row.gpu_uuid;

@@ -1,7 +1,5 @@
 #include "store/result_record.hpp"
 
-#include "store/results_store.hpp"
-
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -11,11 +9,11 @@ namespace {
 
 // A numeric cell; nothing for an empty or non-numeric one. "nan", "inf" and an overflowing
 // "1e999" are no numbers a row can hold (a hand-edited or foreign file): nothing either.
-std::optional<double> number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
+std::optional<double> number(const char* text) {
+  if (*text == '\0') return std::nullopt;
   char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !std::isfinite(value)) return std::nullopt;
+  const double value = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 
@@ -43,64 +41,78 @@ const std::string& ResultRecord::cell(CaseColumn column) const {
   throw std::logic_error(std::string("no cell for the case column '") + column_name(column) + "'");
 }
 
-ResultRecord record_of(const ResultRow& row) {
+namespace {
+
+// A cell by its column's place, found when compiling.
+template <std::size_t Column, typename Of>
+auto at(const Of& of) {
+  return of(Column);
+}
+
+}  // namespace
+
+ResultRecord record_of_cells(const CellOf& cell, const TextOf& text) {
   ResultRecord r;
-  const auto text = [&](const char* column) { return row.get(column); };
-  const auto measured = [&](const char* column) { return number(row.get(column)); };
-  r.timestamp_utc = text("timestamp_utc");
-  r.run_id = text("run_id");
-  r.host = text("host");
-  r.kbench_version = text("kbench_version");
-  r.throttle = text("throttle");
-  r.referee = text("referee");
-  r.kernel_file = text("kernel_file");
-  r.kernel_sha256 = text("kernel_sha256");
-  r.kernel_compiler = text("kernel_compiler");
-  r.code = text("code");
-  r.power_w = measured("power_w");
-  r.temperature_c = measured("temperature_c");
-  r.gpu_name = text("gpu_name");
-  r.gpu_uuid = text("gpu_uuid");
-  r.compute_capability = text("compute_capability");
-  r.sm_count = measured("sm_count");
-  r.l2_bytes = measured("l2_bytes");
-  r.theoretical_gbps = measured("theoretical_gbps");
-  r.copy_gbps = measured("copy_gbps");
-  r.sm_clock_mhz = measured("sm_clock_mhz");
-  r.device = text("device");
-  r.family = text("family");
-  r.plugin = text("plugin");
-  r.plugin_version = text("plugin_version");
-  r.dtype = text("dtype");
-  r.op = text("op");
-  r.shape = text("shape");
-  r.block = text("block");
-  r.params = text("params");
-  r.seed = text("seed");
-  r.cache = text("cache");
-  r.repetition = text("repetition");
-  r.status = parse_status(text("status"));
-  if (!r.status) r.other_status = text("status");
-  r.message = text("message");
-  r.median_us = measured("median_us");
-  r.min_us = measured("min_us");
-  r.noise = measured("noise");
-  r.batch_us = measured("batch_us");
-  r.host_us = measured("host_us");
-  r.bytes = measured("bytes");
-  r.flops = measured("flops");
-  r.gbps = measured("gbps");
-  r.gflops = measured("gflops");
-  r.fraction_of_peak = measured("fraction_of_peak");
-  r.energy_j = measured("energy_j");
-  r.gb_per_j = measured("gb_per_j");
-  r.gflop_per_j = measured("gflop_per_j");
-  r.peak = text("peak");
-  r.metrics = text("metrics");
-  r.cupti_us = measured("cupti_us");
-  r.cupti_kernels = measured("cupti_kernels");
-  r.counters = text("counters");
+  r.timestamp_utc = at<column_of("timestamp_utc")>(text);
+  r.run_id = at<column_of("run_id")>(text);
+  r.host = at<column_of("host")>(text);
+  r.kbench_version = at<column_of("kbench_version")>(text);
+  r.throttle = at<column_of("throttle")>(text);
+  r.referee = at<column_of("referee")>(text);
+  r.kernel_file = at<column_of("kernel_file")>(text);
+  r.kernel_sha256 = at<column_of("kernel_sha256")>(text);
+  r.kernel_compiler = at<column_of("kernel_compiler")>(text);
+  r.code = at<column_of("code")>(text);
+  r.power_w = number(at<column_of("power_w")>(cell));
+  r.temperature_c = number(at<column_of("temperature_c")>(cell));
+  r.gpu_name = at<column_of("gpu_name")>(text);
+  r.gpu_uuid = at<column_of("gpu_uuid")>(text);
+  r.compute_capability = at<column_of("compute_capability")>(text);
+  r.sm_count = number(at<column_of("sm_count")>(cell));
+  r.l2_bytes = number(at<column_of("l2_bytes")>(cell));
+  r.theoretical_gbps = number(at<column_of("theoretical_gbps")>(cell));
+  r.copy_gbps = number(at<column_of("copy_gbps")>(cell));
+  r.sm_clock_mhz = number(at<column_of("sm_clock_mhz")>(cell));
+  r.device = at<column_of("device")>(text);
+  r.family = at<column_of("family")>(text);
+  r.plugin = at<column_of("plugin")>(text);
+  r.plugin_version = at<column_of("plugin_version")>(text);
+  r.dtype = at<column_of("dtype")>(text);
+  r.op = at<column_of("op")>(text);
+  r.shape = at<column_of("shape")>(text);
+  r.block = at<column_of("block")>(text);
+  r.params = at<column_of("params")>(text);
+  r.seed = at<column_of("seed")>(text);
+  r.cache = at<column_of("cache")>(text);
+  r.repetition = at<column_of("repetition")>(text);
+  const std::string_view status = at<column_of("status")>(cell);
+  r.status = parse_status(std::string(status));
+  if (!r.status) r.other_status = Text(status);
+  r.message = at<column_of("message")>(text);
+  r.median_us = number(at<column_of("median_us")>(cell));
+  r.min_us = number(at<column_of("min_us")>(cell));
+  r.noise = number(at<column_of("noise")>(cell));
+  r.batch_us = number(at<column_of("batch_us")>(cell));
+  r.host_us = number(at<column_of("host_us")>(cell));
+  r.bytes = number(at<column_of("bytes")>(cell));
+  r.flops = number(at<column_of("flops")>(cell));
+  r.gbps = number(at<column_of("gbps")>(cell));
+  r.gflops = number(at<column_of("gflops")>(cell));
+  r.fraction_of_peak = number(at<column_of("fraction_of_peak")>(cell));
+  r.energy_j = number(at<column_of("energy_j")>(cell));
+  r.gb_per_j = number(at<column_of("gb_per_j")>(cell));
+  r.gflop_per_j = number(at<column_of("gflop_per_j")>(cell));
+  r.peak = at<column_of("peak")>(text);
+  r.metrics = at<column_of("metrics")>(text);
+  r.cupti_us = number(at<column_of("cupti_us")>(cell));
+  r.cupti_kernels = number(at<column_of("cupti_kernels")>(cell));
+  r.counters = at<column_of("counters")>(text);
   return r;
+}
+
+ResultRecord record_of(const ResultRow& row) {
+  return record_of_cells([&](std::size_t column) { return row.cells()[column].c_str(); },
+                         [&](std::size_t column) { return Text(row.cells()[column]); });
 }
 
 std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns columns,
@@ -112,10 +124,5 @@ std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns colum
   return cells;
 }
 
-std::vector<ResultRecord> read_records(const std::string& path) {
-  std::vector<ResultRecord> records;
-  for (const auto& row : read_results(path)) records.push_back(record_of(row));
-  return records;
-}
 
 }  // namespace kb

@@ -1,5 +1,6 @@
 // A results row read back, typed once: the numbers parsed, the status an enum, the text that names
-// things kept as written. `compare`, `report`, the verdicts, the history and `tune` work on these;
+// things kept as written, once per process (util/interned_text.hpp): a million rows name a few
+// hundred plugins. `compare`, `report`, the verdicts, the history and `tune` work on these;
 // only the store reads cells by column name. An empty or non-numeric cell is a number not given
 // (a host plugin has no GPU, a transpose no flops, an unsupported case no time), and so is one
 // that reads as no finite number ("nan", "inf", "1e999"). Whether a number is a measurement (a
@@ -9,7 +10,9 @@
 #include "case/case_status.hpp"
 #include "store/case_columns.hpp"
 #include "store/result_schema.hpp"
+#include "util/interned_text.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,55 +21,58 @@ namespace kb {
 
 struct ResultRecord {
   // When and where: the timestamp as written ("2026-11-21T23:59:01Z", which sorts as it reads).
-  std::string timestamp_utc, run_id, host, kbench_version;
+  Text timestamp_utc, run_id, host, kbench_version;
 
   // The GPU and its measured facts; empty for a host plugin's row.
-  std::string gpu_name, gpu_uuid, compute_capability;
+  Text gpu_name, gpu_uuid, compute_capability;
   std::optional<double> sm_count, l2_bytes, theoretical_gbps, copy_gbps, sm_clock_mhz;
 
   // The case (case_columns.hpp: which of these identify it for which question).
-  std::string device, family, plugin, plugin_version, dtype, op, shape, block, params, seed, cache,
+  Text device, family, plugin, plugin_version, dtype, op, shape, block, params, seed, cache,
       repetition;
 
   // What became of it. `status` is nothing for a word this kbench does not know (a newer one's);
   // `other_status` then keeps it as written.
   std::optional<CaseStatus> status;
-  std::string other_status, message;
+  Text other_status, message;
   std::optional<double> median_us, min_us, noise, batch_us, host_us;
   std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
   std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
-  std::string throttle;  // the clock-slowdown reasons NVML gave, "" when none
+  Text throttle;  // the clock-slowdown reasons NVML gave, "" when none
   // Who judged it: "family" (a version 3 strategy), "plugin" (its own referee), "" (a file from
   // before the column: every plugin then was its own referee).
-  std::string referee;
+  Text referee;
   bool refereed_by_family() const { return referee == "family"; }
   // A kernel file's row (`--kernel`): the file, the SHA-256 of its bytes, how its code was made;
   // empty for a plugin's row and in files from before the columns.
-  std::string kernel_file, kernel_sha256, kernel_compiler;
+  Text kernel_file, kernel_sha256, kernel_compiler;
   // Which code ran (plan/device_code.hpp): "sm_90 (cuda 13.0)", "ptx-jit compute_80 (ptx 9.0)"; empty
   // for a host plugin's row, where unknown, and in files from before the column.
-  std::string code;
-  std::string peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
-  std::string metrics;  // the plugin's own account of the launch, as it wrote it
+  Text code;
+  Text peak;     // what fraction_of_peak is of: "copy", or a precision ("fp32", "bf16", ...)
+  Text metrics;  // the plugin's own account of the launch, as it wrote it
   // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters
   // ("label=value;...", device/counters.hpp).
   std::optional<double> cupti_us, cupti_kernels;
-  std::string counters;
+  Text counters;
 
   bool ok() const { return status == CaseStatus::ok; }
   // The status as its row names it.
-  std::string status_text() const { return status ? status_name(*status) : other_status; }
+  std::string status_text() const { return status ? status_name(*status) : other_status.str(); }
   // The cell of a column that identifies the case; `gpu` is a label, not a cell (std::logic_error).
   const std::string& cell(CaseColumn column) const;
 };
 
 ResultRecord record_of(const ResultRow& row);
+// The same from cells as a reader holds them: cell(i) is column i's text (kResultColumns' order),
+// unescaped and NUL-terminated, and text(i) the same as a Text (a reader keeps the last of each
+// column, which the next row mostly repeats).
+using CellOf = std::function<const char*(std::size_t column)>;
+using TextOf = std::function<Text(std::size_t column)>;
+ResultRecord record_of_cells(const CellOf& cell, const TextOf& text);
 
 // The cells of `columns`, in their order; `gpu` is the reader's label of the row's GPU.
 std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns columns,
                                    const std::string& gpu = "");
-
-// Every row of a results file, as records (read_results: the same rules, the same errors).
-std::vector<ResultRecord> read_records(const std::string& path);
 
 }  // namespace kb

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,5 +47,14 @@ class ResultRow {
 };
 
 std::size_t column_index(std::string_view column);  // throws std::logic_error when unknown
+
+// A column's place, where the name is known when compiling: column_of("median_us") as a template
+// argument is checked then (a name not in the list fails to compile).
+constexpr std::size_t column_of(std::string_view column) {
+  for (std::size_t i = 0; i < kResultColumnCount; ++i) {
+    if (column == kResultColumns[i]) return i;
+  }
+  throw std::logic_error("unknown result column");
+}
 
 }  // namespace kb

@@ -1,5 +1,6 @@
 #include "store/result_selection.hpp"
 
+#include "store/record_reader.hpp"
 #include "util/input_error.hpp"
 
 #include <fnmatch.h>
