@@ -58,35 +58,37 @@ struct Sides {
 Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
   if (selection.files.empty()) throw InputError("name the results CSV files to compare");
   Sides sides;
+  // The gate between two runs reads the rows of those runs alone.
+  RowFilter filter{selection.families, selection.plugin_globs, {}};
+  if (!o.baseline_run.empty() && !o.run.empty()) filter.runs = {o.baseline_run, o.run};
+  FilterTally tally;
   std::vector<std::vector<ResultRecord>> files;
-  std::vector<ResultRecord> all;
-  for (const auto& file : selection.files) {
-    files.push_back(read_results_files({file}));
-    all.insert(all.end(), files.back().begin(), files.back().end());
+  for (std::size_t i = 0; i < selection.files.size(); ++i) {
+    RowFilter of_file = filter;
+    if (o.baseline_run.empty() && i == 1 && !o.run.empty()) of_file.runs = {o.run};
+    files.push_back(read_file_rows(selection.files[i], of_file, tally));
   }
-  select_rows(all, selection.families, selection.plugin_globs);  // an unknown filter is an error
-  const auto keep = [&](const ResultRecord& row) {
-    if (is_hidden_run_id(row.run_id) && row.run_id != o.baseline_run && row.run_id != o.run) {
-      return false;
-    }
-    return row_selected(row, selection.families, selection.plugin_globs);
+  refuse_unmatched(filter, tally);  // an unknown filter is an error
+  const auto hidden_unnamed = [&](const ResultRecord& row) {
+    return is_hidden_run_id(row.run_id) && row.run_id != o.baseline_run && row.run_id != o.run;
   };
   std::set<std::string> candidate_runs;
   if (!o.baseline_run.empty()) {
-    std::set<std::string> runs;
-    for (const auto& row : all) {
-      runs.insert(row.run_id);
-      if (!keep(row)) continue;
-      if (row.run_id == o.baseline_run) {
-        sides.baseline.push_back(row);
-      } else if (o.run.empty() || row.run_id == o.run) {
-        sides.candidate.push_back(row);
-        candidate_runs.insert(row.run_id);
+    for (const auto& wanted : {o.baseline_run, o.run}) {
+      if (!wanted.empty() && !tally.runs.count(wanted)) {
+        throw InputError("no run '" + wanted + "' in the files; their runs: " +
+                         list_runs(tally.runs));
       }
     }
-    for (const auto& wanted : {o.baseline_run, o.run}) {
-      if (!wanted.empty() && !runs.count(wanted)) {
-        throw InputError("no run '" + wanted + "' in the files; their runs: " + list_runs(runs));
+    for (auto& file : files) {
+      for (auto& row : file) {
+        if (hidden_unnamed(row)) continue;
+        if (row.run_id == o.baseline_run) {
+          sides.baseline.push_back(std::move(row));
+        } else if (o.run.empty() || row.run_id == o.run) {
+          candidate_runs.insert(row.run_id);
+          sides.candidate.push_back(std::move(row));
+        }
       }
     }
     sides.baseline_label = "run " + o.baseline_run;
@@ -95,13 +97,13 @@ Sides sides_of(const RowSelection& selection, const VerdictOptions& o) {
       throw InputError("verdicts need --baseline-run ID, or two CSV files (the baseline first); "
                        "--by gpu|device|run|plugin pivots instead");
     }
-    for (const auto& row : files[0]) {
-      if (keep(row)) sides.baseline.push_back(row);
+    for (auto& row : files[0]) {
+      if (!hidden_unnamed(row)) sides.baseline.push_back(std::move(row));
     }
-    for (const auto& row : files[1]) {
-      if (!keep(row) || (!o.run.empty() && row.run_id != o.run)) continue;
-      sides.candidate.push_back(row);
+    for (auto& row : files[1]) {
+      if (hidden_unnamed(row)) continue;
       candidate_runs.insert(row.run_id);
+      sides.candidate.push_back(std::move(row));
     }
     sides.baseline_label = selection.files[0];
   }
@@ -186,8 +188,8 @@ int compare_command(const std::vector<std::string>& args) {
   if (format != "markdown" && format != "csv") {
     throw InputError("unknown --format '" + format + "' (markdown or csv)");
   }
-  const auto rows = select_rows(read_results_files(selection.files), selection.families,
-                                selection.plugin_globs);
+  const auto rows =
+      read_selected_rows(selection.files, {selection.families, selection.plugin_globs, {}});
   const Comparison comparison = compare(rows, request);
   std::cout << (format == "csv" ? comparison_csv(comparison)
                                 : terminal_text(comparison_markdown(comparison), true));

@@ -79,8 +79,8 @@ int report_command(const std::vector<std::string>& args) {
   }
   const GateRequest request = gate_options.request();
   refuse_overwriting_inputs(selection, dir, trend ? "history.md" : "report.md", html);
-  const auto rows = select_rows(read_results_files(selection.files), selection.families,
-                                selection.plugin_globs);
+  const auto rows =
+      read_selected_rows(selection.files, {selection.families, selection.plugin_globs, {}});
   std::vector<std::string> scripts;
   if (trend) {
     const History h = history(rows, request);

@@ -209,10 +209,10 @@ int run_command(const std::vector<std::string>& args) {
   std::set<CaseKey> done;
   SharedRun shared{options, store, samples.get(), progress, context};
   if (!options.run_id.empty()) {
-    for (const auto& record : read_records(options.output)) {
-      if (record.run_id == context.run_id || record.run_id == hidden_run_id(context.run_id)) {
-        done.insert(CaseKey(record, options.split));
-      }
+    // The run's own rows alone: a year of other nights is never made records.
+    for (const auto& record : read_records(
+             options.output, {{}, {}, {context.run_id, hidden_run_id(context.run_id)}})) {
+      done.insert(CaseKey(record, options.split));
     }
     // Without --resume, a case the run already has would get a second row.
     const auto repeated = std::count_if(plan.cases.begin(), plan.cases.end(),

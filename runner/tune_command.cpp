@@ -187,10 +187,8 @@ std::vector<BestConfig> best_configs(const std::vector<Tuned>& tuned, const Tune
 }
 
 int simulate(const TuneOptions& options) {
-  auto rows = read_results_files({options.simulate});
-  if (!options.run.sweep.plugin_globs.empty()) {
-    rows = select_rows(rows, {}, options.run.sweep.plugin_globs);
-  }
+  const auto rows =
+      read_selected_rows({options.simulate}, {{}, options.run.sweep.plugin_globs, {}});
   const auto spaces = measured_spaces(rows);
   if (spaces.empty()) {
     throw InputError("no problem in '" + options.simulate +

@@ -207,7 +207,7 @@ TEST(ScalingOnCommittedData, TwoModelsAndTheirRatiosAsTheHardwarePredicts) {
   for (const auto& entry : fs::directory_iterator(fs::path(KBENCH_SOURCE_DIR) / "results")) {
     if (entry.path().extension() == ".csv") files.push_back(entry.path().string());
   }
-  const auto rows = read_results_files(files);
+  const auto rows = read_selected_rows(files);
   const auto models = gpu_models(rows);
   ASSERT_EQ(models.size(), 2u);
   EXPECT_EQ(models[0].label, "NVIDIA H100 80GB HBM3");

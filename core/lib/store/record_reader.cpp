@@ -226,7 +226,13 @@ class PartReader {
   }
 
  private:
-  bool kept(const std::array<char*, kResultColumnCount>& cells, FilterTally& tally) const {
+  bool kept(const std::array<char*, kResultColumnCount>& cells, FilterTally& tally) {
+    const char* run = cells[column_of("run_id")];
+    ++tally.rows;
+    if (last_run_ != run) {
+      last_run_ = run;
+      tally.runs.insert(last_run_);
+    }
     const char* family = cells[column_of("family")];
     const char* plugin = cells[column_of("plugin")];
     bool family_kept = filter_.families.empty(), plugin_kept = filter_.plugin_globs.empty();
@@ -239,14 +245,15 @@ class PartReader {
       }
     }
     if (!family_kept || !plugin_kept) return false;
+    ++tally.selected;
     if (filter_.runs.empty()) return true;
-    const char* run = cells[column_of("run_id")];
     return std::any_of(filter_.runs.begin(), filter_.runs.end(),
                        [&](const std::string& r) { return r == run; });
   }
 
   const std::string& path_;
   const RowFilter& filter_;
+  std::string last_run_;
 };
 
 // A part is this many bytes of the file or more, and parts are read by as many threads as the
@@ -279,6 +286,9 @@ unsigned file_line(int fd, off_t begin, unsigned line) {
 }
 
 void add(FilterTally& into, const FilterTally& more) {
+  into.rows += more.rows;
+  into.selected += more.selected;
+  into.runs.insert(more.runs.begin(), more.runs.end());
   into.families.resize(more.families.size());
   into.plugin_globs.resize(more.plugin_globs.size());
   for (std::size_t i = 0; i < more.families.size(); ++i) {

@@ -6,6 +6,8 @@
 
 #include "store/result_record.hpp"
 
+#include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ struct RowFilter {
 // of it: "no row of family 'x'" names the filter that matched nothing.
 struct FilterTally {
   std::vector<bool> families, plugin_globs;
+  std::size_t rows = 0;          // every row read, kept or not
+  std::size_t selected = 0;      // the rows of the families and globs, of any run
+  std::set<std::string> runs;    // the runs of every row read
 };
 
 // Every row of `path` the filter keeps, in file order (read_results' rules: a torn last line left

@@ -1,7 +1,8 @@
-// The records `compare`, `report` and `tune --simulate` work on: every row of the CSV files named,
-// read once, narrowed to the families and plugin globs asked for.
+// The records `compare`, `report` and `tune --simulate` work on: the rows of the CSV files named
+// that the filter keeps, read once (store/record_reader.hpp).
 #pragma once
 
+#include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 
 #include <string>
@@ -9,19 +10,17 @@
 
 namespace kb {
 
-// Throws InputError naming a file that cannot be read or is corrupt, or when the files hold no
-// row at all.
-std::vector<ResultRecord> read_results_files(const std::vector<std::string>& paths);
+// Throws InputError naming a file that cannot be read or is corrupt, when the files hold no row at
+// all, or as refuse_unmatched does.
+std::vector<ResultRecord> read_selected_rows(const std::vector<std::string>& paths,
+                                             const RowFilter& filter = {},
+                                             FilterTally* tally = nullptr);
 
-// Whether the record is of one of these families (none given: any) and its plugin matches one of
-// the globs (none given: any).
-bool row_selected(const ResultRecord& row, const std::vector<std::string>& families,
-                  const std::vector<std::string>& plugin_globs);
+// One file's rows as read_selected_rows reads them, `tally` added to; no row at all is an error.
+std::vector<ResultRecord> read_file_rows(const std::string& path, const RowFilter& filter,
+                                         FilterTally& tally);
 
-// Keeps the records of these families (none given: all) whose plugin matches one of the globs
-// (none given: all); an InputError names a family or glob that matched no row.
-std::vector<ResultRecord> select_rows(const std::vector<ResultRecord>& rows,
-                                      const std::vector<std::string>& families,
-                                      const std::vector<std::string>& plugin_globs);
+// An InputError naming a family or glob that matched no row, or saying that no row matched both.
+void refuse_unmatched(const RowFilter& filter, const FilterTally& tally);
 
 }  // namespace kb
