@@ -47,9 +47,9 @@ TEST(GpuModel, AModelIsANameAndAComputeCapability) {
                                           card_row("GPU Y", "9.0", "GPU-3", "1"),
                                           card_row("GPU Y", "9.0", "GPU-4", "1")};
   EXPECT_EQ(gpu_labels(rows, GpuGrouping::model),
-            (std::vector<std::string>{"GPU X (cc 8.0)", "GPU X (cc 9.0)", "GPU Y", "GPU Y"}));
+            (std::vector<Text>{"GPU X (cc 8.0)", "GPU X (cc 9.0)", "GPU Y", "GPU Y"}));
   EXPECT_EQ(gpu_labels(rows, GpuGrouping::device),
-            (std::vector<std::string>{"GPU X GPU-1", "GPU X GPU-2", "GPU Y GPU-3", "GPU Y GPU-4"}));
+            (std::vector<Text>{"GPU X GPU-1", "GPU X GPU-2", "GPU Y GPU-3", "GPU Y GPU-4"}));
   const auto models = gpu_models(rows);
   ASSERT_EQ(models.size(), 3u);
   EXPECT_EQ(models[0].label, "GPU X (cc 8.0)");  // older compute capability first

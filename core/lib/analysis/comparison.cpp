@@ -297,7 +297,7 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   if (families_with_metric.empty()) {
     throw InputError(std::string("no ok row reports ") + metric_name(metric));
   }
-  const std::vector<std::string> gpus =
+  const std::vector<Text> gpus =
       gpu_labels(all_rows, request.by == CompareBy::device ? GpuGrouping::device : GpuGrouping::model);
 
   // Latest row per (table, key, column, block, card): for --by plugin the block is chosen
@@ -335,7 +335,7 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
     const Key key = key_cells(row, key_columns, gpus[i]);
     const std::string column = request.by == CompareBy::run      ? row.run_id.str()
                                : request.by == CompareBy::plugin ? row.plugin.str()
-                                                                 : gpus[i];
+                                                                 : gpus[i].str();
     const std::string table = request.by == CompareBy::plugin ? row.family.str() : "";
     if (by_gpu && row.ok()) {
       add_once(codes_of_column[column], row.code);

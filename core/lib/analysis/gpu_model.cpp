@@ -7,31 +7,41 @@
 #include "util/statistics.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace kb {
 
-std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
+std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
-  const auto distinction = [grouping](const ResultRecord& row) -> const std::string& {
+  const auto distinction = [grouping](const ResultRecord& row) -> const Text& {
     return grouping == GpuGrouping::model ? row.compute_capability : row.gpu_uuid;
   };
   std::map<std::string, std::set<std::string>> distinct_of_name;
   for (const auto& row : rows) distinct_of_name[row.gpu_name].insert(distinction(row));
-  std::vector<std::string> labels;
+  // A file of a million rows names a few GPUs: each label is made once.
+  std::map<std::array<std::uint32_t, 3>, Text> label_of;
+  std::vector<Text> labels;
   labels.reserve(rows.size());
-  std::map<std::string, std::set<std::string>> gpus_of_run;
+  std::unordered_map<Text, std::set<std::string>> gpus_of_run;
   for (const auto& row : rows) {
-    const std::string& name = row.gpu_name;
-    std::string label = name.empty() ? "host " + row.host : name;
-    if (!name.empty() && distinct_of_name[name].size() > 1) {
-      // "GPU-73c875d3": the UUID's first group tells cards apart and stays short.
-      label += grouping == GpuGrouping::model ? " (cc " + distinction(row) + ")"
-                                              : " " + distinction(row).substr(0, 12);
+    const Text& name = row.gpu_name;
+    auto [known, added] =
+        label_of.try_emplace({name.id(), distinction(row).id(), row.host.id()}, Text());
+    if (added) {
+      std::string label = name.empty() ? "host " + row.host : name.str();
+      if (!name.empty() && distinct_of_name[name].size() > 1) {
+        // "GPU-73c875d3": the UUID's first group tells cards apart and stays short.
+        label += grouping == GpuGrouping::model ? " (cc " + distinction(row) + ")"
+                                                : " " + distinction(row).substr(0, 12);
+      }
+      known->second = Text(label);
     }
-    if (!name.empty()) gpus_of_run[row.run_id].insert(label);
-    labels.push_back(std::move(label));
+    if (!name.empty()) gpus_of_run[row.run_id].insert(known->second);
+    labels.push_back(known->second);
   }
   // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
   // compare the CPU loop with the kernels of the same machine.
@@ -56,7 +66,7 @@ std::optional<double> GpuModel::peak_gflops(const std::string& precision) const 
 }
 
 std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
-  const std::vector<std::string> labels = gpu_labels(rows, GpuGrouping::model);
+  const std::vector<Text> labels = gpu_labels(rows, GpuGrouping::model);
   std::map<std::string, GpuModel> models;
   std::map<std::string, std::map<std::string, std::size_t>> latest_of_card;  // label -> UUID -> row
   std::map<std::string, std::vector<double>> clocks;

@@ -19,8 +19,8 @@ enum class GpuGrouping { model, device };
 // comes with several; a device's is its name, with the UUID's first group where several cards
 // share the name. A host plugin's row takes the label of the one GPU its run used, else
 // "host <host name>".
-std::vector<std::string> gpu_labels(const std::vector<ResultRecord>& rows,
-                                    GpuGrouping grouping = GpuGrouping::model);
+std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows,
+                             GpuGrouping grouping = GpuGrouping::model);
 
 struct GpuCard {
   std::string uuid;

@@ -25,7 +25,7 @@ using Key = std::vector<std::string>;
 using RowsOfCase = std::map<Key, std::vector<std::size_t>, NaturalKeyLess>;
 
 RowsOfCase rows_of_cases(const std::vector<ResultRecord>& rows,
-                         const std::vector<std::string>& gpus, std::size_t first,
+                         const std::vector<Text>& gpus, std::size_t first,
                          std::size_t count) {
   RowsOfCase cases;
   for (std::size_t i = first; i < first + count; ++i) {
@@ -171,7 +171,7 @@ Gate gate(const std::vector<ResultRecord>& baseline, const std::vector<ResultRec
   // One labelling over both sides, so that a model reads the same on each.
   std::vector<ResultRecord> all(baseline);
   all.insert(all.end(), candidate.begin(), candidate.end());
-  const std::vector<std::string> gpus = gpu_labels(all);
+  const std::vector<Text> gpus = gpu_labels(all);
   const RowsOfCase base = rows_of_cases(all, gpus, 0, baseline.size());
   const RowsOfCase cand = rows_of_cases(all, gpus, baseline.size(), candidate.size());
 

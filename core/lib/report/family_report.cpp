@@ -188,7 +188,7 @@ std::string counters_table(const std::vector<Case>& cases, const PivotTable& tab
 FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows) {
   std::string headline = described ? described->headline : "";
   if (headline.empty()) {
-    const auto counts = [&](std::optional<double> ResultRecord::*measure) {
+    const auto counts = [&](OptionalNumber ResultRecord::*measure) {
       return std::any_of(rows.begin(), rows.end(),
                          [&](const ResultRecord& r) { return (r.*measure).value_or(0) > 0; });
     };
@@ -274,7 +274,7 @@ std::string family_section(const std::string& family, const FamilyView& view,
   std::vector<std::size_t> colour_of(table.columns.size());
   for (std::size_t i = 0; i < by_cases.size(); ++i) colour_of[by_cases[i]] = i;
   std::map<std::string, std::set<std::string>> cards_of;  // per model: the family's cards
-  const std::vector<std::string> labels = gpu_labels(rows);
+  const std::vector<Text> labels = gpu_labels(rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (!rows[i].gpu_uuid.empty()) cards_of[labels[i]].insert(rows[i].gpu_uuid);
   }

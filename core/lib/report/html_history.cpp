@@ -64,7 +64,7 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
   // its model's label).
   std::vector<PointRows> points(cases * runs);
   std::vector<std::set<std::string>> versions(runs), hosts(runs);
-  const std::vector<std::string> labels = gpu_labels(rows);
+  const std::vector<Text> labels = gpu_labels(rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRecord& row = rows[i];
     const auto run = run_of.find(row.run_id);

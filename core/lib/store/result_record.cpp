@@ -1,6 +1,8 @@
 #include "store/result_record.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -11,9 +13,17 @@ namespace {
 // "1e999" are no numbers a row can hold (a hand-edited or foreign file): nothing either.
 std::optional<double> number(const char* text) {
   if (*text == '\0') return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text, &end);
-  if (end == text || *end != '\0' || !std::isfinite(value)) return std::nullopt;
+  // from_chars (correctly rounded, as strtod) where it reads the whole cell; strtod for what only
+  // it reads ("+1", "0x1p3").
+  const char* end = text + std::strlen(text);
+  double value = 0;
+  const auto [stop, fault] = std::from_chars(text, end, value);
+  if (fault != std::errc() || stop != end) {
+    char* stopped = nullptr;
+    value = std::strtod(text, &stopped);
+    if (stopped == text || *stopped != '\0') return std::nullopt;
+  }
+  if (!std::isfinite(value)) return std::nullopt;
   return value;
 }
 

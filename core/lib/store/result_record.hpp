@@ -11,6 +11,7 @@
 #include "store/case_columns.hpp"
 #include "store/result_schema.hpp"
 #include "util/interned_text.hpp"
+#include "util/optional_number.hpp"
 
 #include <functional>
 #include <optional>
@@ -25,7 +26,7 @@ struct ResultRecord {
 
   // The GPU and its measured facts; empty for a host plugin's row.
   Text gpu_name, gpu_uuid, compute_capability;
-  std::optional<double> sm_count, l2_bytes, theoretical_gbps, copy_gbps, sm_clock_mhz;
+  OptionalNumber sm_count, l2_bytes, theoretical_gbps, copy_gbps, sm_clock_mhz;
 
   // The case (case_columns.hpp: which of these identify it for which question).
   Text device, family, plugin, plugin_version, dtype, op, shape, block, params, seed, cache,
@@ -35,9 +36,9 @@ struct ResultRecord {
   // `other_status` then keeps it as written.
   std::optional<CaseStatus> status;
   Text other_status, message;
-  std::optional<double> median_us, min_us, noise, batch_us, host_us;
-  std::optional<double> bytes, flops, gbps, gflops, fraction_of_peak;
-  std::optional<double> energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
+  OptionalNumber median_us, min_us, noise, batch_us, host_us;
+  OptionalNumber bytes, flops, gbps, gflops, fraction_of_peak;
+  OptionalNumber energy_j, power_w, gb_per_j, gflop_per_j, temperature_c;
   Text throttle;  // the clock-slowdown reasons NVML gave, "" when none
   // Who judged it: "family" (a version 3 strategy), "plugin" (its own referee), "" (a file from
   // before the column: every plugin then was its own referee).
@@ -53,7 +54,7 @@ struct ResultRecord {
   Text metrics;  // the plugin's own account of the launch, as it wrote it
   // The fourth clock (CUPTI: device time and operations per launch) and --metrics' counters
   // ("label=value;...", device/counters.hpp).
-  std::optional<double> cupti_us, cupti_kernels;
+  OptionalNumber cupti_us, cupti_kernels;
   Text counters;
 
   bool ok() const { return status == CaseStatus::ok; }
