@@ -14,12 +14,22 @@
 #include <numeric>
 #include <set>
 #include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace kb {
 namespace {
 
 using Key = std::vector<std::string>;
+
+struct HandlesHash {
+  std::size_t operator()(const std::vector<std::uint32_t>& handles) const {
+    std::size_t h = 0xcbf29ce484222325ull;
+    for (const std::uint32_t x : handles) h = (h ^ x) * 0x100000001b3ull;
+    return h;
+  }
+};
 
 std::string join(const std::vector<std::string>& items) {
   std::string text;
@@ -318,9 +328,29 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
       list.push_back(item);
     }
   };
+  // Rows are grouped by the handles of their texts (util/interned_text.hpp) before any text is
+  // compared: of each case, column, block and card only the latest row makes a cell, and a
+  // history of a million rows holds a few thousand such groups.
+  std::unordered_set<std::uint32_t> metric_families;
+  for (const auto& family : families_with_metric) metric_families.insert(Text(family).id());
+  const std::vector<CaseColumn> key_list = key_columns.list();
+  std::unordered_map<std::vector<std::uint32_t>, std::size_t, HandlesHash> latest_of_group;
+  std::unordered_set<std::vector<std::uint32_t>, HandlesHash> seen;  // codes, cards, plugins
+  std::vector<std::uint32_t> handles;
+  const auto first_time = [&](std::initializer_list<std::uint32_t> of) {
+    return seen.insert(std::vector<std::uint32_t>(of)).second;
+  };
+  const auto column_of = [&](std::size_t i) -> const Text& {
+    const ResultRecord& row = all_rows[i];
+    return request.by == CompareBy::run      ? row.run_id
+           : request.by == CompareBy::plugin ? row.plugin
+                                             : gpus[i];
+  };
+  // Tags keep the sets of `seen` apart.
+  enum : std::uint32_t { kCodeOfColumn, kCodeOfPlugin, kCard, kSelfRefereed };
   for (std::size_t i = 0; i < all_rows.size(); ++i) {
     const ResultRecord& row = all_rows[i];
-    if (!families_with_metric.count(row.family)) continue;
+    if (!metric_families.count(row.family.id())) continue;
     if (!row.kernel_file.empty() || !row.kernel_sha256.empty()) {
       KernelFileRows& k = kernel_files[row.plugin];
       k.plugin = row.plugin;
@@ -329,29 +359,52 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
     }
     if (row.refereed_by_family()) {
       any_refereed_by_family = true;
-    } else {
+    } else if (first_time({kSelfRefereed, row.plugin.id()})) {
       self_refereed.insert(row.plugin);
     }
-    const Key key = key_cells(row, key_columns, gpus[i]);
-    const std::string column = request.by == CompareBy::run      ? row.run_id.str()
-                               : request.by == CompareBy::plugin ? row.plugin.str()
-                                                                 : gpus[i].str();
-    const std::string table = request.by == CompareBy::plugin ? row.family.str() : "";
+    const Text& column = column_of(i);
+    const std::uint32_t table = request.by == CompareBy::plugin ? row.family.id() : 0;
     if (by_gpu && row.ok()) {
-      add_once(codes_of_column[column], row.code);
-      add_once(codes_of_plugin[row.plugin][column], row.code);
+      if (first_time({kCodeOfColumn, column.id(), row.code.id()})) {
+        add_once(codes_of_column[column], row.code);
+      }
+      if (first_time({kCodeOfPlugin, row.plugin.id(), column.id(), row.code.id()})) {
+        add_once(codes_of_plugin[row.plugin][column], row.code);
+      }
     }
+    // Every column is known by its cards, a host plugin's by none (its rows ran on no card).
+    const Text& card = row.gpu_uuid;
+    if (first_time({kCard, table, column.id(), card.id()})) {
+      auto& cards = cards_of_column[request.by == CompareBy::plugin ? row.family.str() : ""][column];
+      if (!card.empty()) cards.insert(card);
+    }
+    handles.clear();
+    handles.push_back(table);
+    for (const CaseColumn c : key_list) {
+      handles.push_back(c == CaseColumn::gpu ? gpus[i].id() : row.cell(c).id());
+    }
+    handles.push_back(column.id());
+    if (request.by == CompareBy::plugin) {
+      handles.push_back(row.block.id());
+      handles.push_back(row.params.id());
+    }
+    handles.push_back(card.id());
+    const auto [held, added] = latest_of_group.try_emplace(handles, i);
+    if (!added && is_later(all_rows, i, held->second)) held->second = i;
+  }
+  for (const auto& [group, i] : latest_of_group) {
+    const ResultRecord& row = all_rows[i];
+    const Key key = key_cells(row, key_columns, gpus[i]);
+    const std::string table = request.by == CompareBy::plugin ? row.family.str() : "";
     // --by plugin: a plugin's configuration (its block and parameters) is chosen afterwards.
     const std::string block = request.by != CompareBy::plugin ? ""
                               : row.params.empty()            ? row.block.str()
                               : row.block == "-"              ? row.params.str()
                                                               : row.block + " " + row.params;
-    auto& held = latest[table][{key, column}][block];
-    const std::string& card = row.gpu_uuid;
-    const auto found = held.find(card);
-    if (found == held.end() || is_later(all_rows, i, found->second)) held[card] = i;
-    auto& cards = cards_of_column[table][column];
-    if (!card.empty()) cards.insert(card);  // a host plugin's rows ran on no card
+    // Two configurations may read as one block ("-" with "x", "x" without parameters).
+    auto& held = latest[table][{key, column_of(i)}][block];
+    const auto found = held.find(row.gpu_uuid);
+    if (found == held.end() || is_later(all_rows, i, found->second)) held[row.gpu_uuid] = i;
   }
 
   Comparison comparison;

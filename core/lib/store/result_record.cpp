@@ -29,7 +29,7 @@ std::optional<double> number(const char* text) {
 
 }  // namespace
 
-const std::string& ResultRecord::cell(CaseColumn column) const {
+const Text& ResultRecord::cell(CaseColumn column) const {
   switch (column) {
     case CaseColumn::run_id: return run_id;
     case CaseColumn::gpu: break;
@@ -129,10 +129,9 @@ std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns colum
                                    const std::string& gpu) {
   std::vector<std::string> cells;
   for (const CaseColumn column : columns.list()) {
-    cells.push_back(column == CaseColumn::gpu ? gpu : record.cell(column));
+    cells.push_back(column == CaseColumn::gpu ? gpu : record.cell(column).str());
   }
   return cells;
 }
-
 
 }  // namespace kb

@@ -61,7 +61,7 @@ struct ResultRecord {
   // The status as its row names it.
   std::string status_text() const { return status ? status_name(*status) : other_status.str(); }
   // The cell of a column that identifies the case; `gpu` is a label, not a cell (std::logic_error).
-  const std::string& cell(CaseColumn column) const;
+  const Text& cell(CaseColumn column) const;
 };
 
 ResultRecord record_of(const ResultRow& row);
