@@ -3,6 +3,7 @@
 #include "store/result_schema.hpp"
 #include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
+#include "util/terminal_text.hpp"
 
 #include <csv.h>  // libfccp
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <exception>
@@ -269,6 +271,42 @@ class PartReader {
   std::string last_run_;
 };
 
+// On a terminal, a read that takes longer than this says how far it is, once a second.
+constexpr double kQuietSeconds = 2;
+
+class ReadProgress {
+ public:
+  ReadProgress(const std::string& path, off_t bytes)
+      : path_(path), bytes_(bytes), terminal_(isatty(2) != 0),
+        started_(std::chrono::steady_clock::now()), said_(started_) {}
+  ~ReadProgress() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+  }
+  ReadProgress(const ReadProgress&) = delete;
+  ReadProgress& operator=(const ReadProgress&) = delete;
+
+  void read_to(off_t at, std::size_t kept) {
+    if (!terminal_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - started_ < std::chrono::duration<double>(kQuietSeconds) ||
+        now - said_ < std::chrono::seconds(1)) {
+      return;
+    }
+    said_ = now;
+    shown_ = true;
+    std::cerr << "\r\033[Kkbench: reading " << terminal_text(path_, false) << ": "
+              << 100 * at / std::max<off_t>(bytes_, 1) << "% (" << at / (1 << 20) << " of "
+              << bytes_ / (1 << 20) << " MB, " << kept << " rows kept)" << std::flush;
+  }
+
+ private:
+  std::string path_;
+  off_t bytes_;
+  bool terminal_;
+  std::chrono::steady_clock::time_point started_, said_;
+  bool shown_ = false;
+};
+
 // A part is this many bytes of the file or more, and parts are read by as many threads as the
 // machine has, in order: what waits to be joined stays small beside the records.
 constexpr off_t kPartBytes = off_t{64} << 20;
@@ -396,6 +434,7 @@ std::vector<ResultRecord> read_records(const std::string& path, const RowFilter&
   met.plugin_globs.assign(filter.plugin_globs.size(), false);
   std::exception_ptr error;
   std::size_t failed_part = 0;
+  ReadProgress progress(path, extent.end);
   for (std::size_t k = 0; k < parts; ++k) {
     while (true) {
       {
@@ -427,6 +466,7 @@ std::vector<ResultRecord> read_records(const std::string& path, const RowFilter&
       add(met, part.tally);
     }
     std::vector<ResultRecord>().swap(part.records);
+    progress.read_to(starts[k + 1], records.size());
     {
       const std::lock_guard<std::mutex> lock(mutex);
       joining = k + 1;
