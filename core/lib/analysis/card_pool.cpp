@@ -7,9 +7,10 @@
 
 namespace kb {
 bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held) {
-  const std::string& a = rows[candidate].timestamp_utc;
-  const std::string& b = rows[held].timestamp_utc;
-  return a > b || (a == b && candidate > held);
+  const Text& a = rows[candidate].timestamp_utc;
+  const Text& b = rows[held].timestamp_utc;
+  if (a == b) return candidate > held;  // one text, one handle
+  return a.str() > b.str();
 }
 
 Pooled pool(std::vector<CardValue> cards) {

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -24,7 +25,8 @@ namespace {
 using Key = std::vector<std::string>;
 
 struct HandlesHash {
-  std::size_t operator()(const std::vector<std::uint32_t>& handles) const {
+  template <typename Handles>
+  std::size_t operator()(const Handles& handles) const {
     std::size_t h = 0xcbf29ce484222325ull;
     for (const std::uint32_t x : handles) h = (h ^ x) * 0x100000001b3ull;
     return h;
@@ -335,11 +337,9 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
   for (const auto& family : families_with_metric) metric_families.insert(Text(family).id());
   const std::vector<CaseColumn> key_list = key_columns.list();
   std::unordered_map<std::vector<std::uint32_t>, std::size_t, HandlesHash> latest_of_group;
-  std::unordered_set<std::vector<std::uint32_t>, HandlesHash> seen;  // codes, cards, plugins
+  std::unordered_set<std::array<std::uint32_t, 4>, HandlesHash> seen;  // codes, cards, plugins
   std::vector<std::uint32_t> handles;
-  const auto first_time = [&](std::initializer_list<std::uint32_t> of) {
-    return seen.insert(std::vector<std::uint32_t>(of)).second;
-  };
+  const auto first_time = [&](std::array<std::uint32_t, 4> of) { return seen.insert(of).second; };
   const auto column_of = [&](std::size_t i) -> const Text& {
     const ResultRecord& row = all_rows[i];
     return request.by == CompareBy::run      ? row.run_id
@@ -359,13 +359,13 @@ Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareReque
     }
     if (row.refereed_by_family()) {
       any_refereed_by_family = true;
-    } else if (first_time({kSelfRefereed, row.plugin.id()})) {
+    } else if (first_time({kSelfRefereed, row.plugin.id(), 0, 0})) {
       self_refereed.insert(row.plugin);
     }
     const Text& column = column_of(i);
     const std::uint32_t table = request.by == CompareBy::plugin ? row.family.id() : 0;
     if (by_gpu && row.ok()) {
-      if (first_time({kCodeOfColumn, column.id(), row.code.id()})) {
+      if (first_time({kCodeOfColumn, column.id(), row.code.id(), 0})) {
         add_once(codes_of_column[column], row.code);
       }
       if (first_time({kCodeOfPlugin, row.plugin.id(), column.id(), row.code.id()})) {

@@ -21,12 +21,18 @@ std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping 
     return grouping == GpuGrouping::model ? row.compute_capability : row.gpu_uuid;
   };
   std::map<std::string, std::set<std::string>> distinct_of_name;
-  for (const auto& row : rows) distinct_of_name[row.gpu_name].insert(distinction(row));
+  std::set<std::pair<std::uint32_t, std::uint32_t>> named;
+  for (const auto& row : rows) {
+    if (named.emplace(row.gpu_name.id(), distinction(row).id()).second) {
+      distinct_of_name[row.gpu_name].insert(distinction(row));
+    }
+  }
   // A file of a million rows names a few GPUs: each label is made once.
   std::map<std::array<std::uint32_t, 3>, Text> label_of;
   std::vector<Text> labels;
   labels.reserve(rows.size());
   std::unordered_map<Text, std::set<std::string>> gpus_of_run;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> run_labels;
   for (const auto& row : rows) {
     const Text& name = row.gpu_name;
     auto [known, added] =
@@ -40,7 +46,9 @@ std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping 
       }
       known->second = Text(label);
     }
-    if (!name.empty()) gpus_of_run[row.run_id].insert(known->second);
+    if (!name.empty() && run_labels.emplace(row.run_id.id(), known->second.id()).second) {
+      gpus_of_run[row.run_id].insert(known->second);
+    }
     labels.push_back(known->second);
   }
   // A host plugin's row belongs with the GPU its run used, when the run used one: the seeds
