@@ -191,8 +191,8 @@ std::string try_to_write() {
 volatile int target_byte = 0;  // in the child below: what process_vm_writev tries to change
 
 // Reaches into its own worker: its memory written through /proc (which ignores page protections),
-// its request channel opened again for writing (a forged case for its own worker), and input pushed
-// into the terminal it may share with kbench.
+// its request channel opened again for writing (a forged case for its own worker), input pushed
+// into the terminal it may share with kbench, and that terminal's foreground group taken.
 std::string try_to_reach_itself() {
   const int memory = ::open("/proc/self/mem", O_RDWR);
   std::string said = "own memory: " + outcome(memory >= 0);
@@ -202,6 +202,9 @@ std::string try_to_reach_itself() {
   if (requests >= 0) ::close(requests);
   const char input = '\n';
   said += "; input pushed: " + outcome(::ioctl(STDERR_FILENO, TIOCSTI, &input) == 0);
+  // The terminal's foreground group taken: Ctrl-C would no longer reach kbench.
+  const pid_t group = getpgrp();
+  said += "; terminal taken: " + outcome(::ioctl(STDERR_FILENO, TIOCSPGRP, &group) == 0);
   return said;
 }
 

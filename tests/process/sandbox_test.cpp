@@ -102,7 +102,8 @@ TEST_F(Sandbox, APluginCannotTraceWriteOrSignalAnotherProcessOrLeaveItsGroup) {
                          "process: Operation not permitted; the parent's priority: Operation not "
                          "permitted; the parent's oom_score_adj: Permission denied; "
                          "oom_score_adj 1000; own memory: Permission denied; requests reopened: "
-                         "No such device or address; input pushed: Operation not permitted"),
+                         "No such device or address; input pushed: Operation not permitted; "
+                         "terminal taken: Operation not permitted"),
             std::string::npos)
       << message;
 }

@@ -23,11 +23,13 @@ ResultRecord card_row(const std::string& name, const std::string& cc, const std:
 }
 
 TEST(GpuModel, CardsOfOneModelPoolTheirLatestCopyBandwidth) {
-  const auto models = gpu_models({card_row("NVIDIA H200", "9.0", "GPU-a", "4100"),
-                                  card_row("NVIDIA H200", "9.0", "GPU-b", "4000", "2026-01-01"),
-                                  card_row("NVIDIA H200", "9.0", "GPU-b", "4140", "2026-01-02"),
-                                  card_row("NVIDIA H200", "9.0", "GPU-c", "4120"),
-                                  card_row("NVIDIA H100 80GB HBM3", "9.0", "GPU-d", "2950")});
+  const std::vector<ResultRecord> rows = {
+      card_row("NVIDIA H200", "9.0", "GPU-a", "4100"),
+      card_row("NVIDIA H200", "9.0", "GPU-b", "4000", "2026-01-01"),
+      card_row("NVIDIA H200", "9.0", "GPU-b", "4140", "2026-01-02"),
+      card_row("NVIDIA H200", "9.0", "GPU-c", "4120"),
+      card_row("NVIDIA H100 80GB HBM3", "9.0", "GPU-d", "2950")};
+  const auto models = gpu_models(rows);
   ASSERT_EQ(models.size(), 2u);
   EXPECT_EQ(models[0].label, "NVIDIA H100 80GB HBM3");  // the older (first) model is the baseline
   const GpuModel& h200 = models[1];
@@ -56,7 +58,8 @@ TEST(GpuModel, AModelIsANameAndAComputeCapability) {
 }
 
 TEST(GpuModel, WithoutAMeasuredClockThePeakUsesTheNominalOne) {
-  const auto models = gpu_models({card_row("NVIDIA H100", "9.0", "GPU-1", "2950", "t", "")});
+  const std::vector<ResultRecord> rows = {card_row("NVIDIA H100", "9.0", "GPU-1", "2950", "t", "")};
+  const auto models = gpu_models(rows);
   ASSERT_EQ(models.size(), 1u);
   EXPECT_TRUE(models[0].nominal_clock);
   EXPECT_DOUBLE_EQ(*models[0].clock_mhz, 1980);

@@ -6,7 +6,7 @@
 #include <cmath>
 
 namespace kb {
-bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held) {
+bool is_later(const RowsView& rows, std::size_t candidate, std::size_t held) {
   const Text& a = rows[candidate].timestamp_utc;
   const Text& b = rows[held].timestamp_utc;
   if (a == b) return candidate > held;  // one text, one handle

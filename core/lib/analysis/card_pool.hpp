@@ -5,6 +5,7 @@
 #pragma once
 
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <cstddef>
 #include <vector>
@@ -14,7 +15,7 @@ namespace kb {
 // Whether rows[candidate] replaces rows[held], an earlier row of the same case on the same card:
 // the latest timestamp wins, and among equal timestamps the one further down the files (rows are
 // appended).
-bool is_later(const std::vector<ResultRecord>& rows, std::size_t candidate, std::size_t held);
+bool is_later(const RowsView& rows, std::size_t candidate, std::size_t held);
 
 struct CardValue {
   double value;  // the metric of the card's latest row

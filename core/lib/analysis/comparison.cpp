@@ -83,7 +83,7 @@ PivotCell cell_of(const ResultRecord& row, const Metric& metric) {
 
 // The latest rows of one case in one column, one per card, as one cell: the median over the cards
 // that passed, else the latest failure.
-PivotCell pooled_cell(const std::vector<ResultRecord>& rows,
+PivotCell pooled_cell(const RowsView& rows,
                       const std::map<std::string, std::size_t>& latest_of_card,
                       const Metric& metric) {
   std::vector<CardValue> passed;
@@ -299,7 +299,7 @@ std::vector<CodeDifference> code_differences(const PivotTable& table, bool ladde
 
 }  // namespace
 
-Comparison compare(const std::vector<ResultRecord>& all_rows, const CompareRequest& request) {
+Comparison compare(RowsView all_rows, const CompareRequest& request) {
   const Metric metric = request.metric;
   // A family that never reports the metric (no GFLOP/s for a transpose) has nothing to compare.
   std::set<std::string> families_with_metric;

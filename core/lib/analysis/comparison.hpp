@@ -7,6 +7,7 @@
 #include "analysis/gpu_model.hpp"
 #include "analysis/metric.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 #include "util/natural_order.hpp"
 
 #include <cstddef>
@@ -117,7 +118,7 @@ struct Comparison {
 
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every
 // table keeps all its key columns (the GPU is the model's label); printing hides the constant ones.
-Comparison compare(const std::vector<ResultRecord>& rows, const CompareRequest& request);
+Comparison compare(RowsView rows, const CompareRequest& request);
 
 // The table without the key columns that tell rows apart only sometimes (the GPU, the op, the
 // cache state) where every row holds the same value there.

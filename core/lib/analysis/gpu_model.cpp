@@ -15,7 +15,7 @@
 
 namespace kb {
 
-std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows, GpuGrouping grouping) {
+std::vector<Text> gpu_labels(RowsView rows, GpuGrouping grouping) {
   // What tells two labels of one name apart: the compute capability (model) or the UUID (device).
   const auto distinction = [grouping](const ResultRecord& row) -> const Text& {
     return grouping == GpuGrouping::model ? row.compute_capability : row.gpu_uuid;
@@ -73,7 +73,7 @@ std::optional<double> GpuModel::peak_gflops(const std::string& precision) const 
   return peak;
 }
 
-std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows) {
+std::vector<GpuModel> gpu_models(RowsView rows) {
   const std::vector<Text> labels = gpu_labels(rows, GpuGrouping::model);
   std::map<std::string, GpuModel> models;
   std::map<std::string, std::map<std::string, std::size_t>> latest_of_card;  // label -> UUID -> row

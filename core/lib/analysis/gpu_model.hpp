@@ -5,6 +5,7 @@
 
 #include "device/peak_rates.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <optional>
 #include <set>
@@ -19,7 +20,7 @@ enum class GpuGrouping { model, device };
 // comes with several; a device's is its name, with the UUID's first group where several cards
 // share the name. A host plugin's row takes the label of the one GPU its run used, else
 // "host <host name>".
-std::vector<Text> gpu_labels(const std::vector<ResultRecord>& rows,
+std::vector<Text> gpu_labels(RowsView rows,
                              GpuGrouping grouping = GpuGrouping::model);
 
 struct GpuCard {
@@ -53,7 +54,7 @@ struct GpuModel {
 
 // The models of the rows that ran on a GPU, oldest first: by compute capability, then by name in
 // natural order (the H100 before the H200). The first is the baseline of the expected scaling.
-std::vector<GpuModel> gpu_models(const std::vector<ResultRecord>& rows);
+std::vector<GpuModel> gpu_models(RowsView rows);
 
 // The model of that label among `models`; nullptr when none has it (a host's label).
 const GpuModel* find_model(const std::vector<GpuModel>& models, const std::string& label);

@@ -23,13 +23,14 @@ std::optional<double> attainable_gflops(const ResultRecord& row, const GpuModel&
   return roof;
 }
 
-Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models) {
+Roofline build_roofline(RowsView rows, const std::vector<GpuModel>& models) {
   Roofline roofline;
-  std::vector<ResultRecord> gpu_rows;
+  std::vector<std::uint32_t> ok_on_a_gpu;
   std::set<std::string> plugins, with_flops;
-  for (const auto& row : rows) {
+  for (std::uint32_t i = 0; i < rows.size(); ++i) {
+    const ResultRecord& row = rows[i];
     if (row.gpu_name.empty() || !row.ok()) continue;
-    gpu_rows.push_back(row);
+    ok_on_a_gpu.push_back(i);
     plugins.insert(row.plugin);
     if (row.flops.value_or(0) > 0) with_flops.insert(row.plugin);
   }
@@ -38,6 +39,7 @@ Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector
   if (with_flops.empty()) return roofline;
 
   // The best block of each case, pooled over the cards: then the best case of each plugin.
+  const RowsView gpu_rows = rows.subset(ok_on_a_gpu);
   const Comparison comparison = compare(gpu_rows, {CompareBy::plugin, Metric::gflops, ""});
   std::map<std::pair<std::string, std::string>, RooflinePoint> best;  // (model, plugin)
   for (const PivotTable& table : comparison.tables) {

@@ -6,6 +6,7 @@
 
 #include "analysis/gpu_model.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ struct Roofline {
   std::vector<std::string> without_flops;   // GPU plugins whose cases do no arithmetic: no point
 };
 
-Roofline build_roofline(const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models);
+Roofline build_roofline(RowsView rows, const std::vector<GpuModel>& models);
 
 // The GFLOP/s a case can reach on a model at its intensity: the lower of copy bandwidth x
 // intensity and, for a compute-bound case, the peak at its precision. Nothing for a case without

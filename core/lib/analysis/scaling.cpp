@@ -56,13 +56,10 @@ bool PluginScaling::as_predicted() const {
   return efficiency && std::abs(*efficiency - 1) <= kScalingTolerance;
 }
 
-std::vector<ModelScaling> expected_scaling(const std::vector<ResultRecord>& rows,
-                                           const std::vector<GpuModel>& models) {
+std::vector<ModelScaling> expected_scaling(RowsView rows, const std::vector<GpuModel>& models) {
   if (models.size() < 2) return {};
   // Host plugins' rows say nothing about a GPU.
-  std::vector<ResultRecord> gpu_rows;
-  std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
-               [](const ResultRecord& row) { return !row.gpu_name.empty(); });
+  const RowsView gpu_rows = rows.subset(on_a_gpu(rows));
   const GpuModel& base = models.front();
   const Comparison comparison = compare(gpu_rows, {CompareBy::gpu, Metric::time, base.label});
   const PivotTable& table = comparison.tables.front();

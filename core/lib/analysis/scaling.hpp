@@ -9,6 +9,7 @@
 #include "analysis/case_bound.hpp"
 #include "analysis/gpu_model.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <optional>
 #include <string>
@@ -52,7 +53,6 @@ struct ModelScaling {
 };
 
 // One entry per model after the first of `models` (gpu_models' order); none with one model.
-std::vector<ModelScaling> expected_scaling(const std::vector<ResultRecord>& rows,
-                                           const std::vector<GpuModel>& models);
+std::vector<ModelScaling> expected_scaling(RowsView rows, const std::vector<GpuModel>& models);
 
 }  // namespace kb

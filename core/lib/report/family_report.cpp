@@ -110,7 +110,7 @@ std::string best_plugin_table(const std::vector<Case>& cases, const PivotTable& 
 // Latency families: every plugin, and what its metrics say it did.
 std::string latency_table(const std::vector<Case>& cases, const PivotTable& table,
                           const FamilyView& view, const LeadingColumns& columns,
-                          const std::vector<ResultRecord>& rows) {
+                          const RowsView& rows) {
   auto header = columns.header();
   std::vector<Align> alignment(header.size() + 2, Align::left);
   header.insert(header.end(), {"plugin", "block", view.unit, "metrics"});
@@ -135,7 +135,7 @@ std::string latency_table(const std::vector<Case>& cases, const PivotTable& tabl
 // headline figure, so the table says why one plugin is faster than another.
 std::string counters_table(const std::vector<Case>& cases, const PivotTable& table,
                            const FamilyView& view, const LeadingColumns& columns,
-                           const std::vector<ResultRecord>& rows) {
+                           const RowsView& rows) {
   std::vector<std::string> labels;  // every counter the family's rows hold, in first-seen order
   const auto counters_of = [&](const PivotCell& cell) {
     return cell.state == PivotCell::State::ok && cell.source
@@ -185,7 +185,7 @@ std::string counters_table(const std::vector<Case>& cases, const PivotTable& tab
 
 }  // namespace
 
-FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows) {
+FamilyView view_of(const FamilyInfo* described, RowsView rows) {
   std::string headline = described ? described->headline : "";
   if (headline.empty()) {
     const auto counts = [&](OptionalNumber ResultRecord::*measure) {
@@ -203,7 +203,7 @@ FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>&
 }
 
 std::string family_section(const std::string& family, const FamilyView& view,
-                           const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
+                           RowsView rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts) {
   const Comparison comparison = compare(rows, {CompareBy::plugin, view.metric, ""});
   const PivotTable& table = comparison.tables.front();

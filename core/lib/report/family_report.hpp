@@ -8,6 +8,7 @@
 #include "analysis/gpu_model.hpp"
 #include "plugin/family_table.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <string>
 #include <vector>
@@ -24,11 +25,11 @@ struct FamilyView {
 // From the family's description (its headline and reference plugin); for a family no plugin
 // describes, the headline its rows support (GFLOP/s where they count flops, else GB/s, else time)
 // and no reference.
-FamilyView view_of(const FamilyInfo* described, const std::vector<ResultRecord>& rows);
+FamilyView view_of(const FamilyInfo* described, RowsView rows);
 
 // The section's markdown; its plots' scripts are appended to `scripts`. `rows`: the family's.
 std::string family_section(const std::string& family, const FamilyView& view,
-                           const std::vector<ResultRecord>& rows, const std::vector<GpuModel>& models,
+                           RowsView rows, const std::vector<GpuModel>& models,
                            const std::string& dir, std::vector<std::string>& scripts);
 
 }  // namespace kb

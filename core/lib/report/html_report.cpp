@@ -39,7 +39,7 @@ json models_json(const std::vector<GpuModel>& models) {
 
 // Every case of every family, each GPU model's value as `compare --by gpu` pools it (the median of
 // each card's latest row), with the row behind it for the hover: one point per case and model.
-json points_json(const std::map<std::string, std::vector<ResultRecord>>& families,
+json points_json(const std::map<std::string, RowsView>& families,
                  const std::map<std::string, FamilyView>& views) {
   std::map<std::string, std::vector<std::string>> text;
   std::map<std::string, std::vector<std::optional<double>>> numbers;
@@ -161,11 +161,13 @@ std::string chart_for(const std::string& file, const std::string& alt) {
 
 }  // namespace
 
-void write_html_report(const std::vector<ResultRecord>& rows, const FamilyTable& described,
-                       const std::string& markdown, const std::string& path) {
+void write_html_report(RowsView rows, const FamilyTable& described, const std::string& markdown,
+                       const std::string& path) {
   // The families as write_report reports them: those with an ok row with their measure.
-  std::map<std::string, std::vector<ResultRecord>> families;
-  for (const auto& row : rows) families[row.family].push_back(row);
+  std::map<std::string, RowsView> families;
+  for (auto& [family, positions] : positions_by_family(rows, false)) {
+    families.emplace(family, rows.subset(positions));
+  }
   std::map<std::string, FamilyView> views;
   json families_json = json::array();
   for (auto it = families.begin(); it != families.end();) {

@@ -8,6 +8,7 @@
 
 #include "plugin/family_table.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@
 namespace kb {
 
 // `markdown`: report.md as write_report wrote it from the same rows.
-void write_html_report(const std::vector<ResultRecord>& rows, const FamilyTable& families,
-                       const std::string& markdown, const std::string& path);
+void write_html_report(RowsView rows, const FamilyTable& families, const std::string& markdown,
+                       const std::string& path);
 
 }  // namespace kb

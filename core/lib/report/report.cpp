@@ -72,12 +72,8 @@ std::string models_table(const std::vector<GpuModel>& models) {
 
 // Where two models' rows ran code built differently (JIT on one side, or other compilers): what
 // `kbench compare --by gpu` says of the same rows.
-std::string built_differently_note(const std::vector<ResultRecord>& rows,
-                                   const std::vector<GpuModel>& models) {
+std::string built_differently_note(const RowsView& gpu_rows, const std::vector<GpuModel>& models) {
   if (models.size() < 2) return "";
-  std::vector<ResultRecord> gpu_rows;
-  std::copy_if(rows.begin(), rows.end(), std::back_inserter(gpu_rows),
-               [](const ResultRecord& row) { return !row.gpu_name.empty(); });
   const Comparison comparison =
       compare(gpu_rows, {CompareBy::gpu, Metric::time, models.front().label, {}, false});
   std::string text;
@@ -112,13 +108,13 @@ std::string cards_table(const std::vector<GpuModel>& models) {
 // Per family and GPU model, the plugin case nearest its roof: the measured copy bandwidth for a
 // memory-bound family, the attainable FLOP/s at the case's intensity for a compute-bound one; and,
 // where the rows hold an energy, the work that case did per joule.
-bool has_energy(const std::vector<ResultRecord>& rows) {
+bool has_energy(const RowsView& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const ResultRecord& row) {
     return metric_value(row, Metric::efficiency).has_value();
   });
 }
 
-std::string best_per_family(const std::map<std::string, std::vector<ResultRecord>>& families,
+std::string best_per_family(const std::map<std::string, RowsView>& families,
                             const std::map<std::string, FamilyView>& views,
                             const std::vector<GpuModel>& models, bool energy, bool& above_roof) {
   std::vector<std::string> header = {"family", "GPU model", "best plugin", "case", "block",
@@ -361,15 +357,17 @@ std::string roofline_section(const Roofline& roofline, const std::string& dir,
 
 }  // namespace
 
-std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
+std::vector<std::string> write_report(RowsView rows,
                                       const FamilyTable& described, const std::string& dir) {
   boost::system::error_code error;
   boost::filesystem::create_directories(dir, error);
   if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
 
   // A family is reported when it has an ok row with its measure.
-  std::map<std::string, std::vector<ResultRecord>> families;
-  for (const auto& row : rows) families[row.family].push_back(row);
+  std::map<std::string, RowsView> families;
+  for (auto& [family, positions] : positions_by_family(rows, false)) {
+    families.emplace(family, rows.subset(positions));
+  }
   std::map<std::string, FamilyView> views;
   for (const auto& [family, family_rows] : families) {
     views.emplace(family, view_of(described.find(family), family_rows));
@@ -395,14 +393,12 @@ std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
                    "each card's latest row, and a model's value is the median over its cards.\n";
   if (!models.empty()) {
     md += "\n## GPU models\n\n" + models_table(models) + unknown_peaks_note(models) +
-          built_differently_note(rows, models);
+          built_differently_note(rows.subset(on_a_gpu(rows)), models);
   }
 
-  std::map<std::string, std::vector<ResultRecord>> gpu_families;  // the rows that ran on a GPU
-  for (const auto& [family, family_rows] : families) {
-    for (const auto& row : family_rows) {
-      if (!row.gpu_name.empty()) gpu_families[family].push_back(row);
-    }
+  std::map<std::string, RowsView> gpu_families;  // the rows that ran on a GPU
+  for (auto& [family, positions] : positions_by_family(rows, true)) {
+    if (families.count(family)) gpu_families.emplace(family, rows.subset(positions));
   }
   const bool energy = std::any_of(gpu_families.begin(), gpu_families.end(),
                                   [](const auto& family) { return has_energy(family.second); });

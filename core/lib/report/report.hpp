@@ -6,6 +6,7 @@
 
 #include "plugin/family_table.hpp"
 #include "store/result_record.hpp"
+#include "store/rows_view.hpp"
 
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@ namespace kb {
 // embeds NAME.png). Returns the scripts, for run_gnuplot.
 // `families`: the descriptions of the families (their headline and reference plugin), as the
 // plugins installed give them.
-std::vector<std::string> write_report(const std::vector<ResultRecord>& rows,
-                                      const FamilyTable& families, const std::string& dir);
+std::vector<std::string> write_report(RowsView rows, const FamilyTable& families,
+                                      const std::string& dir);
 
 }  // namespace kb
