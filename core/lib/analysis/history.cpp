@@ -4,7 +4,9 @@
 #include "util/natural_order.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace kb {
@@ -20,21 +22,28 @@ std::optional<std::time_t> parse_utc(const std::string& text) {
 
 struct RunRows {
   HistoryRun run;
-  std::vector<ResultRecord> rows;
+  std::vector<std::uint32_t> rows;  // positions in the rows given
 };
 
 // The runs in the order they started (a run without a readable timestamp first), ties by id.
 std::vector<RunRows> runs_of(const std::vector<ResultRecord>& rows) {
   std::map<std::string, RunRows> by_id;
-  for (const auto& row : rows) {
-    RunRows& run = by_id[row.run_id];
+  std::unordered_map<std::uint32_t, RunRows*> by_handle;
+  std::unordered_map<std::uint32_t, std::optional<std::time_t>> stamps;  // per timestamp text
+  for (std::uint32_t i = 0; i < rows.size(); ++i) {
+    const ResultRecord& row = rows[i];
+    RunRows*& known = by_handle[row.run_id.id()];
+    if (known == nullptr) known = &by_id[row.run_id];
+    RunRows& run = *known;
     run.run.run_id = row.run_id;
-    const auto stamp = parse_utc(row.timestamp_utc);
+    const auto [at, added] = stamps.try_emplace(row.timestamp_utc.id());
+    if (added) at->second = parse_utc(row.timestamp_utc);
+    const std::optional<std::time_t>& stamp = at->second;
     if (stamp && (run.rows.empty() || run.run.started == 0 || *stamp < run.run.started)) {
       run.run.started = *stamp;
       run.run.started_text = row.timestamp_utc;
     }
-    run.rows.push_back(row);
+    run.rows.push_back(i);
   }
   std::vector<RunRows> runs;
   for (auto& [id, run] : by_id) runs.push_back(std::move(run));
@@ -43,6 +52,14 @@ std::vector<RunRows> runs_of(const std::vector<ResultRecord>& rows) {
     return natural_less(a.run.run_id, b.run.run_id);
   });
   return runs;
+}
+
+// A run's rows, copied: the gate between two runs holds those two alone.
+std::vector<ResultRecord> rows_of(const std::vector<ResultRecord>& rows, const RunRows& run) {
+  std::vector<ResultRecord> copy;
+  copy.reserve(run.rows.size());
+  for (const std::uint32_t i : run.rows) copy.push_back(rows[i]);
+  return copy;
 }
 
 bool timed(const std::optional<CaseSide>& side) { return side && side->status == "ok"; }
@@ -73,7 +90,7 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
   std::vector<Found> found;
   // Each run against the one before; a single run against itself, for its medians.
   for (std::size_t k = runs.size() > 1 ? 1 : 0; k < runs.size(); ++k) {
-    gates.push_back(gate(runs[k == 0 ? 0 : k - 1].rows, runs[k].rows, request));
+    gates.push_back(gate(rows_of(rows, runs[k == 0 ? 0 : k - 1]), rows_of(rows, runs[k]), request));
     const Gate& g = gates.back();
     result.key_columns = g.key_columns;
     for (const auto& c : g.cases) {
