@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 28's acceptance figures from the files `scripts/gpu-check.sh cupti` leaves in its OUT
+"""CUPTI's acceptance figures from the files `scripts/gpu-check.sh cupti` leaves in its OUT
 folder (each part is left out, with a line saying so, where its file is missing):
 
   cupti-dram.csv     transpose/copy 8192^2 float32 with --metrics memory (kbench's DRAM throughput)
@@ -13,8 +13,8 @@ folder (each part is left out, with a line saying so, where its file is missing)
 
   cupti-acceptance.py OUT_DIR
 
-Prints one numbered line per acceptance item (what docs/measurement.md's "Issue 28 on an H100"
-and results/notes/cupti.md take), with the rows behind a miss after it.
+Prints one numbered line per acceptance item (as docs/measurement.md's "The fourth clock on an
+H100" and results/notes/cupti.md take them), with the rows behind a miss after it.
 """
 import csv
 import os
@@ -234,7 +234,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     out = sys.argv[1]
-    print("Issue 28's acceptance (docs/measurement.md, results/notes/cupti.md)")
+    print("The fourth clock's acceptance (docs/measurement.md, results/notes/cupti.md)")
     dram(out)
     banks(out)
     sweep = read_rows(os.path.join(out, "cupti-sweep.csv"))

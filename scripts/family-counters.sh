@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The seeds' lessons as counters (issue 28): each family's ladder run once with every counter of
+# The seeds' lessons as counters: each family's ladder run once with every counter of
 # `kbench run --metrics all`, then, per counter that explains a step, `kbench compare --by plugin
 # --ladder` in ladder order (each plugin at its fastest block, each column against the one before).
 # What it prints fills the "Why, in counters" sections of docs/families/*.md.

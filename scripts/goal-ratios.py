@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 18's goal ratios from one results CSV, one table per GPU model and run.
+"""The goal ratios from one results CSV, one table per GPU model and run.
 
     scripts/goal-ratios.py results/h100.csv [--run RUN_ID]
 

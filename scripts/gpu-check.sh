@@ -20,27 +20,27 @@
 # builds it into .device/scan). `gate` (not in `all`; about 4 minutes):
 # `kbench compare`'s verdicts on two identical runs of the transpose goals and on the slowdown test
 # plugin with and without KBT_SLOWDOWN=1.03, each with --repetitions 5; prints the two figures
-# issue 14 asks for.
+# the gate's acceptance asks for.
 # `tune` (not in `all`; a minute or two): the tile shapes of transpose/fast (tile_bytes x tile_height) and
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
-# and `run --best` on its best configurations (tuned medians beside run --best's: issue 17 asks
-# for 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
+# and `run --best` on its best configurations (tuned medians beside run --best's: the goal is
+# 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
 # `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
 # back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
-# `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): issue 28's
+# `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): CUPTI's
 # acceptance. The CUPTI GPU tests; transpose/copy 8192^2 float32's DRAM throughput (--metrics
 # memory) beside Nsight Compute's dram__throughput.avg.pct_of_peak_sustained_elapsed for the same
 # launch (scripts/ncu-compare.sh --dram); transpose/shared against shared_padded's bank conflicts;
 # two plugins with a kernel on a private stream; the default sweep with the fourth clock, without
 # it (--no-cupti) and with --metrics memory. scripts/cupti-acceptance.py then prints the five
 # figures, numbered (also in $OUT/cupti-acceptance.md; it reruns on the folder alone): they go to
-# results/notes/cupti.md and docs/measurement.md's "Issue 28 on an H100".
+# results/notes/cupti.md and docs/measurement.md's "The fourth clock on an H100".
 # `counters` (not in `all`; several minutes): the families' ladders as hardware counters
 # (scripts/family-counters.sh all), for the ⟨H100⟩ cells of docs/families/*.md's "Why, in
 # counters", and --metrics against Nsight Compute along the transpose ladder.
 # `multi` (not part of `all`) times the goal sweeps on one device, on every device, and split over
 # them, on a machine with several GPUs; `split` times the split alone.
-# `generations` (not in `all`; about 4 minutes on an H100, three default sweeps): issue 44's
+# `generations` (not in `all`; about 4 minutes on an H100, three default sweeps): the generations
 # acceptance. The default sweep natively, from the plugins built as compute_80 PTX alone
 # (scripts/device-prepare.sh generations stages them), natively again; scripts/generations-check.py
 # then counts each run's rows by the code they say ran and sets the PTX run's medians beside the
@@ -301,7 +301,7 @@ for e in best:
     worst = max(worst, abs(ratio - 1))
     print(f"| {e['plugin']} {e['dtype']} {e['shape']} | {e['block']} {e['params']} | "
           f"{e['median_us']:.2f} | {float(r['median_us']):.2f} | {ratio:.4f} |")
-print(f"largest difference: {100 * worst:.2f}% (issue 17 asks for at most 2%)")
+print(f"largest difference: {100 * worst:.2f}% (the goal: at most 2%)")
 PY
   "$kbench" tune --simulate "$out/space.csv" --seeds 20 | tee "$out/tune-simulate.md"
 fi

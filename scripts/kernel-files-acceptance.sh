@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27's acceptance on a GPU machine (written for an H100; about a minute and a half):
+# Kernel files' acceptance on a GPU machine (written for an H100; about a minute and a half):
 #
 #   1. The seeds' 32x32 padded transpose tile four ways in ONE `kbench run`: (a) the in-tree
 #      version 3 plugin transpose/shared_padded, (b) examples/kernels/transpose_tile.cu through

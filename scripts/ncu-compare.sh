@@ -7,7 +7,7 @@
 #   scripts/ncu-compare.sh --dram "transpose/copy float32 8192" "transpose/fast float32 8192"
 #       kbench's counters (`kbench run --metrics`: the CUPTI range profiler over one launch) against
 #       Nsight Compute's dram__throughput.avg.pct_of_peak_sustained_elapsed and DRAM bytes over
-#       the same launch (issue 28: within 2 points)
+#       the same launch (within 2 points)
 #   --cold: both with the L2 flushed first (kbench --cold, ncu --cache-control all); default hot.
 #
 # The launch Nsight Compute profiles is kbench's --profile launch, the one between

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 13's acceptance figures from CSVs written by `scripts/gpu-check.sh fair`.
+"""The fair-timing acceptance figures from CSVs written by `scripts/gpu-check.sh fair`.
 
   timing-check.py sweep CSV          rows not timed `held` and why; ok rows >= 20 us whose median
                                      and batch_us differ by more than 3%

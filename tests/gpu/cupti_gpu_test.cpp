@@ -37,7 +37,7 @@ std::map<std::string, Row> by_plugin(const kbtest::Run& run) {
   return rows;
 }
 
-// Issue 28's acceptance: the copy of an 8192^2 float32 matrix keeps DRAM at 80% of its peak or
+// The fourth clock's acceptance: the copy of an 8192^2 float32 matrix keeps DRAM at 80% of its peak or
 // more, and moves the matrix once each way.
 TEST(CuptiGpu, TheCopyOf8192SquaredFloatsRunsDramAtEightyPercentOrMore) {
   KBTEST_REQUIRE_GPU();

@@ -347,7 +347,7 @@ TEST_P(Fuzz, RunCompareAndReportSurviveRandomOptionsAndFiles) {
   EXPECT_GT(fuzzer.invocations(), 7) << "seed " << seed;
 }
 
-// --- Issue 26's classes, on fixed seeds ------------------------------------------------------------
+// --- Hostile cells, files and swaps, on fixed seeds ----------------------------------------------
 //
 // Results files as someone else may hand them over: every text cell drawn from names with `|`,
 // line breaks, backquotes and $(...), formulas, escape sequences; files with a byte-order mark and

@@ -62,7 +62,7 @@ TEST(History, ReportHistoryWritesThePageAndAPlotPerFamily) {
   EXPECT_NE(data.find("2\t1.04762"), std::string::npos) << data;  // 440 over the median 420
 }
 
-// Issue 29: 25 runs a minute apart were one stripe of the plot, their labels over each other. Each
+// 25 runs a minute apart were one stripe of the plot, their labels over each other. Each
 // run has its place, and at most ten labels (the first and the last among them) name them.
 TEST(History, RunsAMinuteApartAreEvenlySpacedAndOnlySomeAreLabelled) {
   const kbtest::TempFolder folder;

@@ -1,4 +1,4 @@
-// Issue 26: text from files and people (a CSV cell someone else wrote, an option's value) reaches
+// Text from files and people (a CSV cell someone else wrote, an option's value) reaches
 // kbench's outputs as data, never as structure or commands: error lines show control characters
 // as escapes, markdown tables keep their columns, `compare --format csv` is RFC 4180 without
 // formulas, `report` runs nothing from a cell and gives each plot its own files, and its HTML pages

@@ -209,7 +209,7 @@ TEST(InputRules, TheWorkerTakesEverySizeTheParentPlanned) {
   EXPECT_EQ(run.rows[0].at("message").find("protocol"), std::string::npos) << run.rows[0].at("message");
 }
 
-// Issue 26: --repetitions 1000000000 was taken, and the plan grew until memory ran out.
+// --repetitions 1000000000 was taken, and the plan grew until memory ran out.
 TEST(InputRules, ARunOfMoreCasesThanOneRunTakesIsRefusedBeforeItIsPlanned) {
   for (const auto& [args, expected] : std::vector<Refused>{
            {{"--repetitions", "1000000000"}, "--repetitions 1000000000: must be a whole number from 1 to 1000"},
@@ -236,7 +236,7 @@ TEST(InputRules, ARunOfMoreCasesThanOneRunTakesIsRefusedBeforeItIsPlanned) {
   EXPECT_TRUE(run.rows.empty());
 }
 
-// Issue 26: one plugin of a family no plugin describes, dropped into --plugins, refused the whole
+// One plugin of a family no plugin describes, dropped into --plugins, refused the whole
 // default sweep ("has no default sizes"). It is skipped, said in one line, and the rest runs.
 TEST(InputRules, APluginOfAnUndescribedFamilyIsSkippedFromTheDefaultSweep) {
   // tuning/model describes its family (one default size); testing/good's family is described
@@ -263,7 +263,7 @@ TEST(InputRules, APluginOfAnUndescribedFamilyIsSkippedFromTheDefaultSweep) {
   }
 }
 
-// Issue 26: ordinary bad input said "internal error" (exit 3): a loop of symbolic links or a name
+// Ordinary bad input said "internal error" (exit 3): a loop of symbolic links or a name
 // too long given to validate or new-plugin, new-plugin -o under a file; and a 30,000-character
 // plugin name crashed new-plugin (SIGSEGV, no line).
 TEST(InputRules, PathsAndNamesTheSystemRefusesAreBadInputInOneLine) {

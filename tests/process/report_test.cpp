@@ -167,7 +167,7 @@ TEST_F(ReportTest, SaysWhichCodeRanAndWhichModelTheTableLacks) {
             std::string::npos) << md;
 }
 
-// Issue 26: inf and 1e308 medians made gnuplot fail on the report (exit 3).
+// Inf and 1e308 medians made gnuplot fail on the report (exit 3).
 TEST_F(ReportTest, MediansThatAreNoMeasurementAreLeftOutNotAnError) {
   const std::string csv = (folder_ / "odd.csv").string();
   {

@@ -108,7 +108,7 @@ TEST_F(Resume, OneProcessAtATimeRunsARunId) {
   EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 3u);
 }
 
-// Issue 26: the lock was keyed on the path and the shard as typed, so a run started again through
+// The lock was keyed on the path and the shard as typed, so a run started again through
 // a symbolic link to the file, or with its shard spelled "00/2", wrote every case twice. It is a
 // lock on the file itself now, and the shard is compared as numbers.
 TEST_F(Resume, ARunIdIsLockedOnTheFileWhateverItsPathOrShardSpelling) {
@@ -141,7 +141,7 @@ TEST_F(Resume, ARunIdIsLockedOnTheFileWhateverItsPathOrShardSpelling) {
   EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), 4u);
 }
 
-// Issue 26: the results file replaced while the run goes on: the run stops (exit 4) naming the
+// The results file replaced while the run goes on: the run stops (exit 4) naming the
 // file, and the resume writes what the new file lacks, each case once.
 TEST_F(Resume, AFileReplacedDuringTheRunStopsItAndTheResumeCompletesIt) {
   auto slow = sweep({"--min-time", "0.3", "--output", csv_});

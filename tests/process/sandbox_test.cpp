@@ -1,4 +1,4 @@
-// Issue 26: a plugin ran with every right of the user who ran kbench: it could append to or
+// A plugin ran with every right of the user who ran kbench: it could append to or
 // truncate the results file, write anywhere, and trace or write other processes. Its worker now
 // confines it where the kernel allows (core/lib/protocol/sandbox.hpp); real plugins
 // (tests/plugins/test_plugin.cpp) try, and say in their row what the system answered.

@@ -291,7 +291,7 @@ TEST_F(Tune, BadInputIsOneLineAndExitTwo) {
       << run.output;
 }
 
-// Issue 26: tune ran its whole search before refusing a --best it could not merge into (a folder,
+// Tune ran its whole search before refusing a --best it could not merge into (a folder,
 // a malformed file: exit 3 at the end), and rewrote best.json without the keys a person added.
 TEST_F(Tune, ABestFileItCannotMergeIntoIsRefusedBeforeTheSearch) {
   fs::create_directories(folder_.path() / "a-folder");

@@ -1,4 +1,4 @@
-// Issue 26: the worker's result channel is a descriptor of a process that runs plugin code. A
+// The worker's result channel is a descriptor of a process that runs plugin code. A
 // plugin writing a result-shaped line on it put the answers out of step (each later row held the
 // previous case's numbers, exit 0); a process the plugin left behind holding it open turned a
 // crash into a timeout after the whole --case-timeout, and one holding standard error kept `kbench
@@ -87,7 +87,7 @@ TEST(WorkerChannel, WhatAPluginStartsEndsWithItsWorkerAndTheRunsOutputCloses) {
   EXPECT_EQ(run.rows.size(), 2u) << run.output;
 }
 
-// Issue 26: kbench's own shortage of file descriptors was blamed on the plugin (a row "worker
+// Kbench's own shortage of file descriptors was blamed on the plugin (a row "worker
 // failed to start: pipe: Too many open files", or the probe's "skipped FILE"). Under each limit
 // from starved to ample, the run either runs or stops with one line saying it is kbench's own
 // trouble; never a row or a skipped plugin.

@@ -167,7 +167,7 @@ TEST_F(WriteErrors, AFullTmpfsEndsTheRunCleanlyAndTheRunResumesOnceThereIsRoom) 
   ::umount(mount_point.c_str());
 }
 
-// Issue 26: report.md, the plots, a JUnit file and standard output on a full disk were lost with
+// Report.md, the plots, a JUnit file and standard output on a full disk were lost with
 // exit 0, and a disk already full when the results file was created said exit 2 (bad input).
 TEST_F(WriteErrors, EveryFileAndStandardOutputThatCannotBeWrittenIsExitFour) {
   ASSERT_EQ(kbench(sweep("10,20"), csv_).exit_code, 0);

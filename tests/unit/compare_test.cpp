@@ -150,7 +150,7 @@ TEST(Compare, CodeBuiltDifferentlyOnTwoModelsIsSaidToBe) {
   EXPECT_TRUE(compare(records_of(rows), {CompareBy::gpu, Metric::time, ""}).built_differently.empty());
 }
 
-// Issue 26: an inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
+// An inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
 TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
   std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))};

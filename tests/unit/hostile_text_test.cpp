@@ -1,4 +1,4 @@
-// Issue 26: text from files and people reaches kbench's outputs as data: the functions that make
+// Text from files and people reaches kbench's outputs as data: the functions that make
 // it so (terminal_text, markdown_cell, gnuplot_string). The commands that use them:
 // tests/process/hostile_text_output_test.cpp.
 #include "report/gnuplot_text.hpp"

@@ -51,7 +51,7 @@ TEST(RegressionGate, IdenticalRunsAreSameAndPass) {
   EXPECT_TRUE(g.passed());
 }
 
-// Issue 26: nan, -1 and 0 medians counted as measurements (passing as "unsure" or "faster"), and
+// Nan, -1 and 0 medians counted as measurements (passing as "unsure" or "faster"), and
 // inf or 1e308 broke the means. An ok row whose median no device can produce has no median.
 TEST(RegressionGate, AMedianThatIsNoMeasurementIsAnOkRowWithoutAMedian) {
   const std::vector<std::pair<std::string, double>> bad = {

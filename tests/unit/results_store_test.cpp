@@ -368,7 +368,7 @@ TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
   EXPECT_FALSE(fs::exists(path_ + ".fragments"));  // reading never changes the file
 }
 
-// Issue 26: a whole last row that only lacked its newline (an editor, another tool) was called
+// A whole last row that only lacked its newline (an editor, another tool) was called
 // torn and moved out of every reader. It has every field and closes its quotes: it is kept, and
 // the next row starts on a line of its own.
 TEST_F(IncompleteLine, AWholeLastRowWithoutItsNewlineIsKept) {
@@ -394,7 +394,7 @@ TEST_F(IncompleteLine, AWholeLastRowWithoutItsNewlineIsKept) {
   EXPECT_TRUE(fs::exists(path_ + ".fragments"));
 }
 
-// Issue 26: a results file replaced while a run appended to it (an editor saving by rename,
+// A results file replaced while a run appended to it (an editor saving by rename,
 // `sed -i`, `git checkout`) took every later row into the deleted file.
 TEST_F(IncompleteLine, AFileReplacedOrRemovedUnderTheWriterStopsItsAppends) {
   for (const bool removed : {false, true}) {

@@ -1,4 +1,4 @@
-// Issue 26: every record on the worker's channel carries the number of the request it answers
+// Every record on the worker's channel carries the number of the request it answers
 // (core/lib/protocol/sequence.hpp), so that a line a plugin forges answers no case. The runs that
 // show it: tests/process/worker_channel_run_test.cpp.
 #include "protocol/record.hpp"

@@ -1,6 +1,6 @@
 /* Cheat: does half the work. Transposes only the first half of the rows of `in`; the other half of
  * `out` keeps whatever was there. Against a self-refereed v2 plugin's own verify this was `ok` and
- * faster than the copy (issue 31). Expected: verify_failed, check 'timed launch' (the first
+ * faster than the copy. Expected: verify_failed, check 'timed launch' (the first
  * checked sample poisons the output, and half of it stays poisoned). */
 #include <kbench/plugin.h>
 
