@@ -80,25 +80,25 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
     }
     return c;
   };
+  // A regression's figures, kept as each gate goes: the gates themselves are let go of (a year of
+  // nightlies holds tens of thousands).
   struct Found {
     std::size_t run;
     std::vector<std::string> key;
-    const CaseVerdict* verdict;
+    double before_us, after_us, effect;
+    std::optional<double> p_value;
   };
-  std::vector<Gate> gates;
-  gates.reserve(runs.size());
   std::vector<Found> found;
   // Each run against the one before; a single run against itself, for its medians.
   for (std::size_t k = runs.size() > 1 ? 1 : 0; k < runs.size(); ++k) {
-    gates.push_back(gate(rows_of(rows, runs[k == 0 ? 0 : k - 1]), rows_of(rows, runs[k]), request));
-    const Gate& g = gates.back();
+    const Gate g = gate(rows_of(rows, runs[k == 0 ? 0 : k - 1]), rows_of(rows, runs[k]), request);
     result.key_columns = g.key_columns;
     for (const auto& c : g.cases) {
       if (k <= 1 && timed(c.baseline)) case_at(c.key).median[0] = c.baseline->median;
       if (timed(c.candidate)) case_at(c.key).median[k] = c.candidate->median;
       if (k > 0 && c.fails && c.verdict == Verdict::slower) {
         case_at(c.key).slower[k] = true;
-        found.push_back({k, c.key, &c});
+        found.push_back({k, c.key, c.baseline->median, c.candidate->median, *c.effect, c.p_value});
       }
     }
   }
@@ -114,8 +114,7 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
     const auto at = std::find_if(result.cases.begin(), result.cases.end(),
                                  [&](const CaseHistory& c) { return c.key == f.key; });
     result.regressions.push_back({f.run, static_cast<std::size_t>(at - result.cases.begin()),
-                                  f.verdict->baseline->median, f.verdict->candidate->median,
-                                  *f.verdict->effect, f.verdict->p_value});
+                                  f.before_us, f.after_us, f.effect, f.p_value});
   }
   return result;
 }
