@@ -91,5 +91,35 @@ TEST(History, RunsAMinuteApartAreEvenlySpacedAndOnlySomeAreLabelled) {
   EXPECT_NE(data.find("\n24\t1\n"), std::string::npos) << data;
 }
 
+// A history longer than a page charts: history.md keeps every run, the page the latest thousand,
+// and says so.
+TEST(History, ThePageOfALongHistoryChartsItsLatestThousandRuns) {
+  const kbtest::TempFolder folder;
+  {
+    ResultsStore store(folder.file("runs.csv"));
+    for (int run = 0; run < 1002; ++run) {
+      char stamp[32];
+      std::snprintf(stamp, sizeof stamp, "2026-11-%02dT%02d:%02d:00Z", 1 + run / 1440,
+                    run / 60 % 24, run % 60);
+      const double median = run == 1001 ? 440 : 400;  // the last run slower
+      for (const auto& row : night_rows("r" + std::to_string(run),
+                                        shaped("1024", {median, median, median, median, median}),
+                                        stamp)) {
+        store.append(row);
+      }
+    }
+  }
+  const auto run = kbtest::kbench({"report", folder.file("runs.csv"), "--history", "-o",
+                                   folder.file("out"), "--html", folder.file("history.html")});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(read_file(folder.file("out/history.md")).find("1002 runs of 1 cases"),
+            std::string::npos);
+  const std::string page = read_file(folder.file("history.html"));
+  EXPECT_NE(page.find("The latest 1000 of 1002 runs of 1 cases"), std::string::npos);
+  EXPECT_EQ(page.find("\"r1\""), std::string::npos);  // the two oldest runs are left out
+  EXPECT_NE(page.find("\"r2\""), std::string::npos);
+  EXPECT_NE(page.find("\"r1001\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kb

@@ -50,13 +50,20 @@ std::string key_cell(const ResultRecord& record, const std::string& name, const 
   return "";
 }
 
+// The page charts the latest this many runs of a longer history (three years of nightlies):
+// history.md's tables keep every run, the page stays one a browser opens.
+constexpr std::size_t kPageRuns = 1000;
+
 }  // namespace
 
 void write_html_history(const History& history, const std::vector<ResultRecord>& rows,
                         const GateRequest& request, const std::string& path) {
-  const std::size_t runs = history.runs.size(), cases = history.cases.size();
+  const std::size_t all_runs = history.runs.size(), cases = history.cases.size();
+  // The runs the page holds: [first, all_runs), numbered from first.
+  const std::size_t first = all_runs > kPageRuns ? all_runs - kPageRuns : 0;
+  const std::size_t runs = all_runs - first;
   std::map<std::string, std::size_t> run_of;
-  for (std::size_t k = 0; k < runs; ++k) run_of[history.runs[k].run_id] = k;
+  for (std::size_t k = 0; k < runs; ++k) run_of[history.runs[first + k].run_id] = k;
   std::map<std::vector<std::string>, std::size_t> case_of;
   for (std::size_t c = 0; c < cases; ++c) case_of[history.cases[c].key] = c;
 
@@ -90,11 +97,11 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
     std::vector<std::string> ids, started, version_text, host_text;
     std::vector<std::optional<double>> counts;
     for (std::size_t k = 0; k < runs; ++k) {
-      ids.push_back(history.runs[k].run_id);
-      started.push_back(history.runs[k].started_text);
+      ids.push_back(history.runs[first + k].run_id);
+      started.push_back(history.runs[first + k].started_text);
       version_text.push_back(joined(versions[k]));
       host_text.push_back(joined(hosts[k]));
-      counts.push_back(static_cast<double>(history.runs[k].cases));
+      counts.push_back(static_cast<double>(history.runs[first + k].cases));
     }
     run_columns.add_text("id", ids);
     run_columns.add_text("started", started);
@@ -118,8 +125,8 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
     for (std::size_t c = 0; c < cases; ++c) {
       for (std::size_t k = 0; k < runs; ++k) {
         const PointRows& point = points[c * runs + k];
-        median.push_back(history.cases[c].median[k]);
-        const bool spread = history.cases[c].median[k] && !point.medians.empty();
+        median.push_back(history.cases[c].median[first + k]);
+        const bool spread = history.cases[c].median[first + k] && !point.medians.empty();
         low.push_back(spread ? std::optional<double>(*std::min_element(point.medians.begin(),
                                                                        point.medians.end()))
                              : std::nullopt);
@@ -139,11 +146,15 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
     values.add_text("throttle", throttle);
   }
 
-  JsonColumns regression_columns(history.regressions.size());
+  const auto shown_regressions = static_cast<std::size_t>(
+      std::count_if(history.regressions.begin(), history.regressions.end(),
+                    [&](const Regression& r) { return r.run >= first; }));
+  JsonColumns regression_columns(shown_regressions);
   {
     std::vector<std::optional<double>> run, case_index, before, after, effect, p;
     for (const auto& r : history.regressions) {
-      run.push_back(static_cast<double>(r.run));
+      if (r.run < first) continue;
+      run.push_back(static_cast<double>(r.run - first));
       case_index.push_back(static_cast<double>(r.case_index));
       before.push_back(r.before_us);
       after.push_back(r.after_us);
@@ -159,7 +170,9 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
   }
 
   // The columns worth showing: those that tell the cases apart (as history.md's tables).
-  History shown = history;
+  History shown;
+  shown.key_columns = history.key_columns;
+  for (const CaseHistory& c : history.cases) shown.cases.push_back({c.key, {}, {}});
   drop_constant_keys(shown.key_columns, shown.cases);
   std::vector<std::string> models;
   for (const auto& model : gpu_models(rows)) models.push_back(model.label);
@@ -176,8 +189,8 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
       "<nav class=\"top\"><a href=\"#nightly-history\">History</a> <a href=\"#regressions\">"
       "Regressions</a> <a href=\"#runs\">Runs</a><span class=\"generated\">kbench " +
       html_escape(kKbenchVersion) + "</span></nav>\n<main>\n<h1 id=\"nightly-history\">Nightly "
-      "history</h1>\n<p>" + std::to_string(runs) + " runs of " + std::to_string(cases) +
-      " cases, oldest first, evenly spaced (each run's start in its label). A line is one case: "
+      "history</h1>\n<p>" + (first > 0 ? "The latest " + std::to_string(runs) + " of " : "") +
+      std::to_string(all_runs) + " runs of " + std::to_string(cases) + " cases, oldest first, evenly spaced (each run's start in its label). A line is one case: "
       "its median time in each run (the median of its repetitions' medians, the cards of a GPU "
       "model pooled), the band the range of its repetitions. A red ring is a regression: the gate "
       "(<code>kbench compare</code>, each run against the one before) failed the case as " +
