@@ -166,8 +166,11 @@ std::vector<std::string> write_history(const History& history, const GateRequest
        << regressions_table(shown, own);
   }
   const std::string path = dir + "/history.md";
+  // The stream let go of before the text is escaped: a long history's page is hundreds of MB.
+  const std::string text = md.str();
+  md = std::ostringstream();
   // Whatever a cell held is shown as text, by a terminal or a markdown viewer alike.
-  write_output_file(path, terminal_text(md.str(), /*keep_newlines=*/true), "report");
+  write_output_file(path, terminal_text(text, /*keep_newlines=*/true), "report");
   return scripts;
 }
 
