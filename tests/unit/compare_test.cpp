@@ -44,6 +44,20 @@ TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   EXPECT_DOUBLE_EQ(*comparison.per_plugin[0].geomean[1], 1.0);
 }
 
+// A host plugin's rows ran on no card: its column is there all the same, beside the GPU plugins,
+// with no card to count.
+TEST(Compare, AHostPluginHasItsColumnBesideTheGpuPlugins) {
+  Case host = on("", "", with({}, "1024", "800"));
+  host.plugin = "transpose/cpu";
+  const Case gpu = on("NVIDIA H100", "GPU-1", with({}, "1024", "100"));
+  const auto comparison =
+      compare(records_of({make_row(host), make_row(gpu)}), {CompareBy::plugin, Metric::time, ""});
+  ASSERT_EQ(comparison.tables.size(), 1u);
+  const PivotTable& table = comparison.tables.front();
+  EXPECT_EQ(table.columns, (std::vector<std::string>{"transpose/cpu", "transpose/fast"}));
+  EXPECT_DOUBLE_EQ(*row_of(table, "1024").cells[1].speedup, 8.0);
+}
+
 // A row the family refereed beside one its plugin refereed is said to be so, naming the plugin;
 // rows all judged one way, as every file from before the `referee` column, say nothing.
 TEST(Compare, SelfRefereedRowsBesideFamilyRefereedOnesAreNamed) {
