@@ -84,7 +84,7 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
   // nightlies holds tens of thousands).
   struct Found {
     std::size_t run;
-    std::vector<std::string> key;
+    const CaseHistory* found_case;  // a node of `cases`, which never moves
     double before_us, after_us, effect;
     std::optional<double> p_value;
   };
@@ -97,13 +97,16 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
       if (k <= 1 && timed(c.baseline)) case_at(c.key).median[0] = c.baseline->median;
       if (timed(c.candidate)) case_at(c.key).median[k] = c.candidate->median;
       if (k > 0 && c.fails && c.verdict == Verdict::slower) {
-        case_at(c.key).slower[k] = true;
-        found.push_back({k, c.key, c.baseline->median, c.candidate->median, *c.effect, c.p_value});
+        CaseHistory& slower = case_at(c.key);
+        slower.slower[k] = true;
+        found.push_back({k, &slower, c.baseline->median, c.candidate->median, *c.effect, c.p_value});
       }
     }
   }
+  std::unordered_map<const CaseHistory*, std::size_t> index_of;
   for (auto& [key, c] : cases) {
     for (std::size_t k = 0; k < runs.size(); ++k) result.runs[k].cases += c.median[k].has_value();
+    index_of[&c] = result.cases.size();
     result.cases.push_back(std::move(c));
   }
   if (std::all_of(result.runs.begin(), result.runs.end(),
@@ -111,10 +114,8 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
     throw InputError("no ok row with a median time: no history to draw");
   }
   for (const auto& f : found) {
-    const auto at = std::find_if(result.cases.begin(), result.cases.end(),
-                                 [&](const CaseHistory& c) { return c.key == f.key; });
-    result.regressions.push_back({f.run, static_cast<std::size_t>(at - result.cases.begin()),
-                                  f.before_us, f.after_us, f.effect, f.p_value});
+    result.regressions.push_back(
+        {f.run, index_of.at(f.found_case), f.before_us, f.after_us, f.effect, f.p_value});
   }
   return result;
 }
