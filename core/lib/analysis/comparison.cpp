@@ -375,7 +375,8 @@ Comparison compare(RowsView all_rows, const CompareRequest& request) {
     // Every column is known by its cards, a host plugin's by none (its rows ran on no card).
     const Text& card = row.gpu_uuid;
     if (first_time({kCard, table, column.id(), card.id()})) {
-      auto& cards = cards_of_column[request.by == CompareBy::plugin ? row.family.str() : ""][column];
+      const std::string table_name = request.by == CompareBy::plugin ? row.family.str() : "";
+      auto& cards = cards_of_column[table_name][column];
       if (!card.empty()) cards.insert(card);
     }
     handles.clear();

@@ -99,7 +99,8 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
       if (k > 0 && c.fails && c.verdict == Verdict::slower) {
         CaseHistory& slower = case_at(c.key);
         slower.slower[k] = true;
-        found.push_back({k, &slower, c.baseline->median, c.candidate->median, *c.effect, c.p_value});
+        found.push_back(
+            {k, &slower, c.baseline->median, c.candidate->median, *c.effect, c.p_value});
       }
     }
   }
