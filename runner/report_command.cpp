@@ -79,13 +79,18 @@ int report_command(const std::vector<std::string>& args) {
   }
   const GateRequest request = gate_options.request();
   refuse_overwriting_inputs(selection, dir, trend ? "history.md" : "report.md", html);
-  const auto rows =
-      read_selected_rows(selection.files, {selection.families, selection.plugin_globs, {}});
+  auto rows = read_selected_rows(selection.files, {selection.families, selection.plugin_globs, {}});
   std::vector<std::string> scripts;
   if (trend) {
-    const History h = history(rows, request);
-    scripts = write_history(h, request, dir);
-    if (!html.empty()) write_html_history(h, rows, request, html);
+    History h = history(rows, request);
+    // The page first, while its hovers' rows are held; history.md and the plots need only the
+    // history, so a long file's rows are let go of before they are made.
+    if (!html.empty()) {
+      create_output_folder(dir, "report");
+      write_html_history(h, rows, request, html);
+    }
+    rows = {};
+    scripts = write_history(std::move(h), request, dir);
   } else {
     // The families' headlines and references, as the plugins found describe them.
     const Discovery found =

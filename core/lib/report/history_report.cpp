@@ -6,18 +6,13 @@
 #include "report/plot_stem.hpp"
 #include "report/verdict_format.hpp"
 #include "store/key_columns.hpp"
-#include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
 #include "util/output_file.hpp"
 #include "util/terminal_text.hpp"
 #include "util/statistics.hpp"
 
-#include <boost/filesystem.hpp>
-
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -120,12 +115,9 @@ std::string regressions_table(const History& shown, const std::vector<Regression
 
 }  // namespace
 
-std::vector<std::string> write_history(const History& history, const GateRequest& request,
+std::vector<std::string> write_history(History shown, const GateRequest& request,
                                        const std::string& dir) {
-  boost::system::error_code error;
-  boost::filesystem::create_directories(dir, error);
-  if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
-  History shown = history;
+  create_output_folder(dir, "report");
   drop_constant_keys(shown.key_columns, shown.cases);
   const std::size_t family = key_column(shown.key_columns, "family");
 

@@ -11,7 +11,8 @@
 namespace kb {
 
 // Writes DIR/history.md and each plot's script and data; returns the scripts, for run_gnuplot.
-std::vector<std::string> write_history(const History& history, const GateRequest& request,
+// Takes the history to change its keys in place: a long one is hundreds of MB.
+std::vector<std::string> write_history(History history, const GateRequest& request,
                                        const std::string& dir);
 
 }  // namespace kb

@@ -15,8 +15,6 @@
 #include "util/output_file.hpp"
 #include "util/terminal_text.hpp"
 
-#include <boost/filesystem/operations.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -359,9 +357,7 @@ std::string roofline_section(const Roofline& roofline, const std::string& dir,
 
 std::vector<std::string> write_report(RowsView rows,
                                       const FamilyTable& described, const std::string& dir) {
-  boost::system::error_code error;
-  boost::filesystem::create_directories(dir, error);
-  if (error) throw InputError("cannot create report folder '" + dir + "': " + error.message());
+  create_output_folder(dir, "report");
 
   // A family is reported when it has an ok row with its measure.
   std::map<std::string, RowsView> families;

@@ -3,6 +3,8 @@
 #include "util/input_error.hpp"
 #include "util/write_error.hpp"
 
+#include <boost/filesystem/operations.hpp>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,6 +73,14 @@ bool same_file(const std::string& a, const std::string& b) {
 void refuse_output_onto_input(const std::string& option, const std::string& output,
                               const std::string& input, const std::string& input_named) {
   if (same_file(output, input)) throw InputError(option + " '" + output + "' is " + input_named);
+}
+
+void create_output_folder(const std::string& dir, const std::string& what) {
+  boost::system::error_code error;
+  boost::filesystem::create_directories(dir, error);
+  if (error) {
+    throw InputError("cannot create " + what + " folder '" + dir + "': " + error.message());
+  }
 }
 
 }  // namespace kb

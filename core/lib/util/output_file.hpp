@@ -12,6 +12,10 @@ namespace kb {
 // or the close), InputError when the path cannot be a file; each names `what` and the path.
 void write_output_file(const std::string& path, std::string_view text, const std::string& what);
 
+// Creates `dir` and the folders above it where missing; InputError "cannot create WHAT folder
+// 'DIR': ..." when the system refuses.
+void create_output_folder(const std::string& dir, const std::string& what);
+
 // Writes all of `text` to `fd`; false with errno set when the system refuses part of it. Honours
 // KBENCH_TEST_WRITE_LIMIT=N (docs/nothing-lost.md): the process may write N bytes to its files in
 // all; the write that crosses the limit writes what fits and fails with ENOSPC, as a full disk
