@@ -6,9 +6,12 @@
 #   scripts/device-prepare.sh gpu-only      stages only the test programs that hold a `gpu` test
 #     and no static library (about 30 MiB against 80: `KBENCH_GPU_ONLY=1 scripts/gpu-check.sh
 #     tests`, `scripts/gpu-check.sh lease`)
+# The two words go together (`generations gpu-only`): one lease's staging for both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ "${1:-}" = generations ]; then
+words=" $* "
+asked() { [[ $words == *" $1 "* ]]; }
+if asked generations; then
   [ -d build-ptx80/lib/kbench/plugins ] && find build-ptx80/lib/kbench/plugins -name '*.so' -delete
   KBENCH_BUILD_DIR=build-ptx80 KBENCH_BUILD_TARGET=kbench_plugins scripts/build.sh \
     -DKBENCH_BUILD_TESTS=OFF -DKBENCH_CUDA_ARCHS=compute_80
@@ -46,7 +49,7 @@ cmake --build build-scan -j"$(nproc)" >/dev/null
 mkdir -p .device/scan/templates
 cp build-scan/*.so .device/scan/ && cp build-scan/templates/* .device/scan/templates/
 rm -rf .device/sdk-prefix
-if [ "${1:-}" = gpu-only ]; then
+if asked gpu-only; then
   gpu_programs=$(ctest --test-dir build-device -L gpu --show-only=json-v1 | python3 -c '
 import json, os, sys
 print("\n".join({os.path.basename(t["command"][0]) for t in json.load(sys.stdin)["tests"]}))')
