@@ -140,6 +140,22 @@ TEST(Plausibility, ALaunchThatWorksOnlyOnPoisonedOutputsIsImplausible) {
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
 }
 
+TEST(Plausibility, ALaunchTimedPlainPaysItsHostsWakeUpAfterThePoisonAndNoMore) {
+  // reduce/multi_block int32 sum of 1 element on an H200: a kernel, a copy back, a wait and a
+  // copy from pageable memory, right after the referee's poison.
+  auto t = agreeing_timings(4, 21);
+  t.held = false, t.batch_us = NAN, t.host_us = 40;  // no batch: it synchronises
+  t.median_us = 20.99, t.single_us = 18.72, t.poisoned_us = 41.98;
+  EXPECT_NE(check_plausibility(t, h100_limits(4)).implausible.find("poisoned-output check"),
+            std::string::npos);
+  t.plain = true;
+  EXPECT_EQ(check_plausibility(t, h100_limits(4)).implausible, "");
+  // Beyond the launch once more and 20 us, a plain launch too did less on the answer.
+  t.poisoned_us = 2.5 * 20.99 + 25 + 1;
+  EXPECT_NE(check_plausibility(t, h100_limits(4)).implausible.find("poisoned-output check"),
+            std::string::npos);
+}
+
 TEST(Plausibility, NoBandwidthBeatsTheSmsLoadStoreRate) {
   const double small = 8 << 20;
   const auto verdict = check_plausibility(agreeing_timings(small, 1.3 * 33454), h100_limits(small));

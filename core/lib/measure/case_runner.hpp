@@ -74,6 +74,9 @@ class CaseRunner {
     return cuda() && options_.hide_launch_latency && !options_.profile &&
            !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   }
+  // Whether what the host does in a launch lies between the clock's two readings: a host
+  // strategy's, or a CUDA launch timed without the stream held (one that synchronises in launch).
+  bool host_share_timed() const { return !cuda() || !holds_stream(); }
   bool refereed() const { return referee_ != nullptr && plugin_.abi_version >= 3; }
   CaseOutcome run_unguarded(const CaseRequest& request);
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,

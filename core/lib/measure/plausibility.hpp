@@ -30,6 +30,9 @@ struct CaseTimings {
   double single_us = NAN;
   // The samples hid the launch latency (`timing` = held): the median is the kernels' time.
   bool held = true;
+  // A CUDA launch timed without the hold (`timing` = plain): its host share (a wait, copies from
+  // pageable memory) is between the events.
+  bool plain = false;
   // Launches per sample, and what the device itself gains per launch back to back over a launch
   // alone (measured on kbench's own kernel of about the case's length; NaN: not measured).
   int sample_launches = 1;

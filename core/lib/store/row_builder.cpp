@@ -199,6 +199,7 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
     timings.captured_operations = outcome.captured_operations;
   }
   timings.held = outcome.timing == TimingMethod::held;
+  timings.plain = outcome.timing == TimingMethod::plain;
   timings.sample_launches = outcome.sample_launches;
   timings.launch_gain_us = outcome.launch_gain_us.value_or(NAN);
   if (const auto& cupti = outcome.cupti) {
