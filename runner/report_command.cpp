@@ -83,11 +83,11 @@ int report_command(const std::vector<std::string>& args) {
   std::vector<std::string> scripts;
   if (trend) {
     History h = history(rows, request);
-    // The page first, while its hovers' rows are held; history.md and the plots need only the
+    // The page first, taking the rows its hovers read; history.md and the plots need only the
     // history, so a long file's rows are let go of before they are made.
     if (!html.empty()) {
       create_output_folder(dir, "report");
-      write_html_history(h, rows, request, html);
+      write_html_history(h, std::move(rows), request, html);
     }
     rows = {};
     scripts = write_history(std::move(h), request, dir);

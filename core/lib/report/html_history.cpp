@@ -56,7 +56,7 @@ constexpr std::size_t kPageRuns = 1000;
 
 }  // namespace
 
-void write_html_history(const History& history, const std::vector<ResultRecord>& rows,
+void write_html_history(const History& history, std::vector<ResultRecord> rows,
                         const GateRequest& request, const std::string& path) {
   const std::size_t all_runs = history.runs.size(), cases = history.cases.size();
   // The runs the page holds: [first, all_runs), numbered from first.
@@ -67,15 +67,29 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
   std::map<std::vector<std::string>, std::size_t> case_of;
   for (std::size_t c = 0; c < cases; ++c) case_of[history.cases[c].key] = c;
 
+  // The GPUs as the whole file names them; then the rows of the page's runs alone (a long
+  // history's others are gigabytes).
+  std::vector<std::string> models;
+  for (const auto& model : gpu_models(rows)) models.push_back(model.label);
+  std::vector<Text> labels = gpu_labels(rows);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (run_of.count(rows[i].run_id) == 0) continue;
+    rows[kept] = std::move(rows[i]);
+    labels[kept++] = labels[i];
+  }
+  rows.resize(kept);
+  rows.shrink_to_fit();
+  labels.resize(kept);
+  labels.shrink_to_fit();
+
   // The rows of each case and run, keyed as the gate keys them (history.key_columns, the GPU as
   // its model's label).
   std::vector<PointRows> points(cases * runs);
   std::vector<std::set<std::string>> versions(runs), hosts(runs);
-  const std::vector<Text> labels = gpu_labels(rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRecord& row = rows[i];
     const auto run = run_of.find(row.run_id);
-    if (run == run_of.end()) continue;
     versions[run->second].insert(row.kbench_version);
     hosts[run->second].insert(row.host);
     // A median that is no measurement (0, -1, 1e308) is left out, as the gate leaves it out.
@@ -174,8 +188,6 @@ void write_html_history(const History& history, const std::vector<ResultRecord>&
   shown.key_columns = history.key_columns;
   for (const CaseHistory& c : history.cases) shown.cases.push_back({c.key, {}, {}});
   drop_constant_keys(shown.key_columns, shown.cases);
-  std::vector<std::string> models;
-  for (const auto& model : gpu_models(rows)) models.push_back(model.label);
 
   const double allowed = request.fail_slower.value_or(request.min_effect);
   const std::string rule = "slower by more than " + percent_text(allowed) + " (at least " +

@@ -17,7 +17,8 @@ namespace kb {
 
 // `rows`: those `history` was computed from, for what the hover shows of each point (its
 // repetitions' spread, SM clock, throttle reasons, energy) and of each run (kbench version, hosts).
-void write_html_history(const History& history, const std::vector<ResultRecord>& rows,
+// Taken whole, since all but the page's runs are let go of before the page is made.
+void write_html_history(const History& history, std::vector<ResultRecord> rows,
                         const GateRequest& request, const std::string& path);
 
 }  // namespace kb
