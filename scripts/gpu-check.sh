@@ -6,7 +6,7 @@
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
 # nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
 # in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
-# `lease` (not in `all`; about five minutes on an H200): what a short lease must prove, most
+# `lease` (not in `all`; about eight minutes on an H200): what a short lease must prove, most
 # telling first, every log under $OUT as it goes: seed 000's hello cases with --show, the default
 # sweep's statuses per family, then the `gpu` label's tests (host tests run in CI), and last the
 # record line and the sweep's counts.
