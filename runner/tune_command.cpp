@@ -187,14 +187,6 @@ std::vector<BestConfig> best_configs(const std::vector<Tuned>& tuned, const Tune
 }
 
 int simulate(const TuneOptions& options) {
-  const auto rows =
-      read_selected_rows({options.simulate}, {{}, options.run.sweep.plugin_globs, {}});
-  const auto spaces = measured_spaces(rows);
-  if (spaces.empty()) {
-    throw InputError("no problem in '" + options.simulate +
-                     "' has two or more configurations measured, one of them ok: nothing to "
-                     "simulate");
-  }
   std::vector<const SearchStrategy*> strategies;
   for (const auto& s : kSearchStrategies) {
     if (options.strategies.empty() ||
@@ -202,17 +194,44 @@ int simulate(const TuneOptions& options) {
       strategies.push_back(&s);
     }
   }
+  // Each problem replayed as it is grouped, and kept as its figures alone (its names as handles):
+  // a year of nightlies holds millions of problems, and the rows are let go of before the table.
+  struct Simulated {
+    Text problem, where;
+    std::size_t configurations = 0;
+  };
+  std::vector<Simulated> simulated;
+  std::vector<ReplayOutcome> outcomes;  // strategies.size() per problem
+  std::vector<double> share(strategies.size(), 0);  // summed over the problems: evaluations / size
+  std::vector<std::size_t> third(strategies.size(), 0);
+  {
+    auto rows = read_selected_rows({options.simulate}, {{}, options.run.sweep.plugin_globs, {}});
+    for_each_measured_space(rows, [&](const MeasuredSpace& measured) {
+      simulated.push_back({measured.problem, measured.where, measured.space.size()});
+      for (std::size_t i = 0; i < strategies.size(); ++i) {
+        const ReplayOutcome outcome = replay(measured, *strategies[i], {options.budget, 0},
+                                             options.seed, options.seeds, options.within);
+        outcomes.push_back(outcome);
+        if (outcome.reached == 0) continue;
+        const double size = static_cast<double>(measured.space.size());
+        share[i] += outcome.mean_evaluations / size;
+        if (outcome.reached == outcome.searches && outcome.mean_evaluations <= size / 3) ++third[i];
+      }
+    });
+  }
+  if (simulated.empty()) {
+    throw InputError("no problem in '" + options.simulate +
+                     "' has two or more configurations measured, one of them ok: nothing to "
+                     "simulate");
+  }
   std::vector<std::string> header = {"problem", "where", "configurations"};
   for (const auto* s : strategies) header.push_back(s->name);
   MarkdownTable table(header, 2);
-  std::vector<double> share(strategies.size(), 0);  // summed over the problems: evaluations / size
-  std::vector<std::size_t> third(strategies.size(), 0);
-  for (const auto& measured : spaces) {
-    std::vector<std::string> cells = {measured.problem, measured.where,
-                                      std::to_string(measured.space.size())};
+  for (std::size_t p = 0; p < simulated.size(); ++p) {
+    std::vector<std::string> cells = {simulated[p].problem, simulated[p].where,
+                                      std::to_string(simulated[p].configurations)};
     for (std::size_t i = 0; i < strategies.size(); ++i) {
-      const ReplayOutcome outcome = replay(measured, *strategies[i], {options.budget, 0},
-                                           options.seed, options.seeds, options.within);
+      const ReplayOutcome& outcome = outcomes[p * strategies.size() + i];
       if (outcome.reached == 0) {
         cells.push_back("never");
         continue;
@@ -222,17 +241,17 @@ int simulate(const TuneOptions& options) {
         cell += " (" + std::to_string(outcome.searches - outcome.reached) + " missed)";
       }
       cells.push_back(cell);
-      const double size = static_cast<double>(measured.space.size());
-      share[i] += outcome.mean_evaluations / size;
-      if (outcome.reached == outcome.searches && outcome.mean_evaluations <= size / 3) ++third[i];
     }
     table.add_row(cells);
   }
+  const std::size_t problems = simulated.size();
+  std::vector<Simulated>().swap(simulated);
+  std::vector<ReplayOutcome>().swap(outcomes);
   std::vector<std::string> mean_share = {"mean share of the space", "", ""};
   std::vector<std::string> within_third = {"problems found in a third of the space", "", ""};
   for (std::size_t i = 0; i < strategies.size(); ++i) {
-    mean_share.push_back(fixed_text(100 * share[i] / static_cast<double>(spaces.size()), 0) + "%");
-    within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(spaces.size()));
+    mean_share.push_back(fixed_text(100 * share[i] / static_cast<double>(problems), 0) + "%");
+    within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(problems));
   }
   table.add_row(mean_share);
   table.add_row(within_third);

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,11 @@ struct MeasuredSpace {
 
 // The rows grouped by problem (kTuningProblem: one space per run, GPU and device, plugin and
 // version, data type, operation, shape, seed and cache), over the configurations (block, params)
-// its rows hold. Only spaces of at
-// least two configurations, one of them ok, are worth a search: the others are left out.
-std::vector<MeasuredSpace> measured_spaces(const std::vector<ResultRecord>& rows);
+// its rows hold, given to `each` one problem at a time in the natural order of their keys (a long
+// history holds millions). Only spaces of at least two configurations, one of them ok, are worth
+// a search: the others are left out.
+void for_each_measured_space(const std::vector<ResultRecord>& rows,
+                             const std::function<void(const MeasuredSpace&)>& each);
 
 struct ReplayOutcome {
   std::size_t searches = 0;     // one per seed
