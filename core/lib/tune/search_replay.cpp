@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 namespace kb {
 namespace {
@@ -20,62 +19,61 @@ double median_of(std::vector<double> values) {
 
 Configuration configuration_of(const ResultRecord& row) { return {row.block, row.params}; }
 
-struct HandlesHash {
-  std::size_t operator()(const std::vector<std::uint32_t>& handles) const {
-    std::size_t hash = handles.size();
-    for (const std::uint32_t h : handles) hash = hash * 0x100000001B3ull ^ h;
-    return hash;
-  }
-};
 
 }  // namespace
 
 void for_each_measured_space(const std::vector<ResultRecord>& rows,
                              const std::function<void(const MeasuredSpace&)>& each) {
-  // The rows of each problem, found by the handles of its key's cells: a year of nightlies holds
-  // millions of problems, and their keys as text would be gigabytes.
+  // The rows in the order of their key's handles, then of their position: each problem's rows lie
+  // together, in file order. A year of nightlies holds millions of problems (most of one
+  // configuration: a vendor library's), and their keys as text would be gigabytes.
   const std::vector<CaseColumn> columns = kTuningProblem.list();
-  std::vector<std::vector<std::uint32_t>> rows_of;  // per problem, in file order
-  {
-    std::unordered_map<std::vector<std::uint32_t>, std::uint32_t, HandlesHash> problem_of;
-    std::vector<std::uint32_t> key(columns.size());
-    for (std::uint32_t i = 0; i < rows.size(); ++i) {
-      for (std::size_t c = 0; c < columns.size(); ++c) key[c] = rows[i].cell(columns[c]).id();
-      const auto [at, added] =
-          problem_of.try_emplace(key, static_cast<std::uint32_t>(rows_of.size()));
-      if (added) rows_of.emplace_back();
-      rows_of[at->second].push_back(i);
-    }
-  }
-  // In the natural order of their keys, as a map of the keys' texts holds them: keys that order
-  // alike ("1" and "01") are one problem.
-  const auto compare = [&](std::uint32_t a, std::uint32_t b) {
-    const ResultRecord& x = rows[rows_of[a].front()];
-    const ResultRecord& y = rows[rows_of[b].front()];
+  const auto key_order = [&](std::uint32_t a, std::uint32_t b) {
     for (const CaseColumn column : columns) {
-      const std::string &s = x.cell(column), &t = y.cell(column);
-      if (natural_less(s, t)) return -1;
-      if (natural_less(t, s)) return 1;
+      const std::uint32_t x = rows[a].cell(column).id(), y = rows[b].cell(column).id();
+      if (x != y) return x < y ? -1 : 1;
     }
     return 0;
   };
-  std::vector<std::uint32_t> order(rows_of.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return compare(a, b) < 0; });
-  for (std::size_t at = 0; at < order.size();) {
-    std::size_t next = at + 1;
-    while (next < order.size() && compare(order[at], order[next]) == 0) ++next;
-    std::vector<std::uint32_t> positions = std::move(rows_of[order[at]]);
-    for (std::size_t alike = at + 1; alike < next; ++alike) {
-      positions.insert(positions.end(), rows_of[order[alike]].begin(), rows_of[order[alike]].end());
+  std::vector<std::uint32_t> by_key(rows.size());
+  std::iota(by_key.begin(), by_key.end(), 0);
+  std::sort(by_key.begin(), by_key.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const int order = key_order(a, b);
+    return order != 0 ? order < 0 : a < b;
+  });
+  // The problems worth a search: two configurations or more.
+  struct Problem {
+    std::uint32_t begin, end;  // in by_key
+  };
+  std::vector<Problem> problems;
+  for (std::uint32_t at = 0; at < by_key.size();) {
+    std::uint32_t end = at + 1;
+    bool several = false;
+    const ResultRecord& first = rows[by_key[at]];
+    for (; end < by_key.size() && key_order(by_key[at], by_key[end]) == 0; ++end) {
+      const ResultRecord& row = rows[by_key[end]];
+      several = several || row.block != first.block || row.params != first.params;
     }
-    if (next > at + 1) std::sort(positions.begin(), positions.end());
-    at = next;
+    if (several) problems.push_back({at, end});
+    at = end;
+  }
+  // In the natural order of their keys' texts (8192 after 1024), as a table reads.
+  std::stable_sort(problems.begin(), problems.end(), [&](const Problem& a, const Problem& b) {
+    const ResultRecord& x = rows[by_key[a.begin]];
+    const ResultRecord& y = rows[by_key[b.begin]];
+    for (const CaseColumn column : columns) {
+      const std::string &s = x.cell(column), &t = y.cell(column);
+      if (natural_less(s, t)) return true;
+      if (natural_less(t, s)) return false;
+    }
+    return false;
+  });
+  for (const Problem& problem : problems) {
+    const auto begin = by_key.begin() + problem.begin, end = by_key.begin() + problem.end;
     // configuration -> the medians of its ok rows (empty: measured, never ok)
     std::map<Configuration, std::vector<double>> configurations;
-    for (const std::uint32_t i : positions) {
-      const ResultRecord& row = rows[i];
+    for (auto at = begin; at != end; ++at) {
+      const ResultRecord& row = rows[*at];
       auto& medians = configurations[configuration_of(row)];
       if (row.ok() && row.median_us && *row.median_us > 0) medians.push_back(*row.median_us);
     }
@@ -93,7 +91,7 @@ void for_each_measured_space(const std::vector<ResultRecord>& rows,
       any_ok = true;
     }
     if (space.size() < 2 || !any_ok) continue;
-    const ResultRecord& row = rows[positions.front()];
+    const ResultRecord& row = rows[*begin];
     measured.problem = best_key(row).problem();
     measured.where = "run " + row.run_id + ", " + (row.gpu_name.empty() ? "host" : row.gpu_name) +
                      (row.device == "host" || row.device.empty() ? "" : " (device " + row.device + ")");
