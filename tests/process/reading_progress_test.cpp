@@ -1,5 +1,5 @@
-// A long read says how far it is on a terminal: one line that moves in place, cleared before the
-// command's own output. kbench runs here on a pseudo-terminal, as a person at a terminal sees it,
+// A long read, and the long steps after it, say how far they are on a terminal: one line that
+// moves in place, cleared before the command's own output. kbench runs here on a pseudo-terminal, as a person at a terminal sees it,
 // told to show the line at once (KBENCH_PROGRESS_AFTER_S=0) instead of after two seconds.
 #include "support/kbench_process.hpp"
 
@@ -67,6 +67,21 @@ TEST(ReadingProgress, OnATerminalTheLineMovesInPlaceAndIsClearedBeforeTheOutput)
   // Never written as its escapes, as a value's control characters are.
   EXPECT_EQ(run.screen.find("\\x1b"), std::string::npos) << run.screen.substr(0, 400);
   EXPECT_EQ(run.screen.find("\\r"), std::string::npos);
+}
+
+TEST(ReadingProgress, TheHistorysGatesAndTheReplaysSayHowFarTheyAre) {
+  const std::string csv = std::string(KBENCH_SOURCE_DIR) + "/results/h100.csv";
+  kbtest::TempFolder folder;
+  const TerminalRun history =
+      kbench_on_a_terminal({"report", csv, "--history", "-o", folder.file("history")});
+  ASSERT_EQ(history.exit_code, 0) << history.screen;
+  EXPECT_NE(history.screen.find("\r\033[Kkbench: the history: run 2 of "), std::string::npos)
+      << history.screen.substr(0, 600);
+  const TerminalRun tune = kbench_on_a_terminal({"tune", "--simulate", csv, "--seeds", "2"});
+  ASSERT_EQ(tune.exit_code, 0) << tune.screen.substr(0, 600);
+  const auto line = tune.screen.find("\r\033[Kkbench: problem 1 of ");
+  ASSERT_NE(line, std::string::npos) << tune.screen.substr(0, 600);
+  EXPECT_LT(tune.screen.find("\r\033[K", line + 1), tune.screen.find("Evaluations until"));
 }
 
 TEST(ReadingProgress, OffATerminalNothingIsSaid) {

@@ -3,6 +3,7 @@
 #include "store/result_schema.hpp"
 #include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
+#include "util/progress_line.hpp"
 #include "util/terminal_text.hpp"
 
 #include <csv.h>  // libfccp
@@ -13,10 +14,7 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -273,54 +271,24 @@ class PartReader {
   std::string last_run_;
 };
 
-// On a terminal, a read that takes longer than this says how far it is, once a second
-// (KBENCH_PROGRESS_AFTER_S=0: at once, for a test on a pseudo-terminal).
-double quiet_seconds() {
-  const char* given = std::getenv("KBENCH_PROGRESS_AFTER_S");
-  return given != nullptr ? std::atof(given) : 2.0;
-}
-
-// Straight to standard error: std::cerr shows control characters as escapes (util/terminal_text.hpp),
-// and this line moves in place with them.
-void say_in_place(const std::string& line) {
-  std::fputs(("\r\033[K" + line).c_str(), stderr);
-  std::fflush(stderr);
-}
-
+// On a terminal, how far a read that takes a while is.
 class ReadProgress {
  public:
-  ReadProgress(const std::string& path, off_t bytes)
-      : path_(path), bytes_(bytes), terminal_(isatty(2) != 0), quiet_seconds_(quiet_seconds()),
-        started_(std::chrono::steady_clock::now()), said_(started_) {}
-  ~ReadProgress() {
-    if (shown_) say_in_place("");
-  }
-  ReadProgress(const ReadProgress&) = delete;
-  ReadProgress& operator=(const ReadProgress&) = delete;
+  ReadProgress(const std::string& path, off_t bytes) : path_(path), bytes_(bytes) {}
 
   void read_to(off_t at, std::size_t kept) {
-    if (!terminal_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - started_ < std::chrono::duration<double>(quiet_seconds_) ||
-        (shown_ && now - said_ < std::chrono::seconds(1))) {
-      return;
-    }
-    said_ = now;
-    shown_ = true;
-    std::cerr << std::flush;  // what kbench said before stays before
-    say_in_place("kbench: reading " + terminal_text(path_, false) + ": " +
-                 std::to_string(100 * at / std::max<off_t>(bytes_, 1)) + "% (" +
-                 std::to_string(at / (1 << 20)) + " of " + std::to_string(bytes_ / (1 << 20)) +
-                 " MB, " + std::to_string(kept) + " rows kept)");
+    line_.update([&] {
+      return "kbench: reading " + terminal_text(path_, false) + ": " +
+             std::to_string(100 * at / std::max<off_t>(bytes_, 1)) + "% (" +
+             std::to_string(at / (1 << 20)) + " of " + std::to_string(bytes_ / (1 << 20)) +
+             " MB, " + std::to_string(kept) + " rows kept)";
+    });
   }
 
  private:
   std::string path_;
   off_t bytes_;
-  bool terminal_;
-  double quiet_seconds_;
-  std::chrono::steady_clock::time_point started_, said_;
-  bool shown_ = false;
+  ProgressLine line_;
 };
 
 // A part is this many bytes of the file or more, and parts are read by as many threads as the

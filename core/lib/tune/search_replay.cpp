@@ -3,6 +3,7 @@
 #include "store/case_columns.hpp"
 #include "tune/best_configs.hpp"
 #include "util/natural_order.hpp"
+#include "util/progress_line.hpp"
 
 #include <algorithm>
 #include <map>
@@ -68,7 +69,12 @@ void for_each_measured_space(const std::vector<ResultRecord>& rows,
     }
     return false;
   });
-  for (const Problem& problem : problems) {
+  ProgressLine progress;
+  for (std::size_t k = 0; k < problems.size(); ++k) {
+    progress.update([&] {
+      return "kbench: problem " + std::to_string(k + 1) + " of " + std::to_string(problems.size());
+    });
+    const Problem& problem = problems[k];
     const auto begin = by_key.begin() + problem.begin, end = by_key.begin() + problem.end;
     // configuration -> the medians of its ok rows (empty: measured, never ok)
     std::map<Configuration, std::vector<double>> configurations;
