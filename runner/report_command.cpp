@@ -12,6 +12,7 @@
 #include "store/result_selection.hpp"
 #include "util/input_error.hpp"
 #include "util/output_file.hpp"
+#include "util/progress_line.hpp"
 
 #include <boost/filesystem/path.hpp>
 
@@ -82,7 +83,13 @@ int report_command(const std::vector<std::string>& args) {
   auto rows = read_selected_rows(selection.files, {selection.families, selection.plugin_globs, {}});
   std::vector<std::string> scripts;
   if (trend) {
-    History h = history(rows, request);
+    ProgressLine progress;
+    History h = history(rows, request, [&](std::size_t run, std::size_t runs) {
+      progress.update([&] {
+        return "kbench: the history: run " + std::to_string(run + 1) + " of " +
+               std::to_string(runs) + " against the one before";
+      });
+    });
     // The page first, taking the rows its hovers read; history.md and the plots need only the
     // history, so a long file's rows are let go of before they are made.
     if (!html.empty()) {

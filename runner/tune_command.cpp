@@ -26,6 +26,7 @@
 #include "util/input_error.hpp"
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
+#include "util/progress_line.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -206,6 +207,12 @@ int simulate(const TuneOptions& options) {
   std::vector<std::size_t> third(strategies.size(), 0);
   {
     auto rows = read_selected_rows({options.simulate}, {{}, options.run.sweep.plugin_globs, {}});
+    ProgressLine progress;
+    const auto searching = [&](std::size_t problem, std::size_t problems) {
+      progress.update([&] {
+        return "kbench: problem " + std::to_string(problem + 1) + " of " + std::to_string(problems);
+      });
+    };
     for_each_measured_space(rows, [&](const MeasuredSpace& measured) {
       simulated.push_back({measured.problem, measured.where, measured.space.size()});
       for (std::size_t i = 0; i < strategies.size(); ++i) {
@@ -217,7 +224,7 @@ int simulate(const TuneOptions& options) {
         share[i] += outcome.mean_evaluations / size;
         if (outcome.reached == outcome.searches && outcome.mean_evaluations <= size / 3) ++third[i];
       }
-    });
+    }, searching);
   }
   if (simulated.empty()) {
     throw InputError("no problem in '" + options.simulate +
@@ -244,14 +251,12 @@ int simulate(const TuneOptions& options) {
     }
     table.add_row(cells);
   }
-  const std::size_t problems = simulated.size();
-  std::vector<Simulated>().swap(simulated);
-  std::vector<ReplayOutcome>().swap(outcomes);
   std::vector<std::string> mean_share = {"mean share of the space", "", ""};
   std::vector<std::string> within_third = {"problems found in a third of the space", "", ""};
   for (std::size_t i = 0; i < strategies.size(); ++i) {
-    mean_share.push_back(fixed_text(100 * share[i] / static_cast<double>(problems), 0) + "%");
-    within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(problems));
+    const double problems = static_cast<double>(simulated.size());
+    mean_share.push_back(fixed_text(100 * share[i] / problems, 0) + "%");
+    within_third.push_back(std::to_string(third[i]) + " of " + std::to_string(simulated.size()));
   }
   table.add_row(mean_share);
   table.add_row(within_third);

@@ -2,7 +2,6 @@
 
 #include "util/input_error.hpp"
 #include "util/natural_order.hpp"
-#include "util/progress_line.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -67,7 +66,8 @@ bool timed(const std::optional<CaseSide>& side) { return side && side->status ==
 
 }  // namespace
 
-History history(const std::vector<ResultRecord>& rows, const GateRequest& request) {
+History history(const std::vector<ResultRecord>& rows, const GateRequest& request,
+                const std::function<void(std::size_t run, std::size_t runs)>& gating) {
   std::vector<RunRows> runs = runs_of(rows);
   History result;
   for (const auto& run : runs) result.runs.push_back(run.run);
@@ -91,12 +91,8 @@ History history(const std::vector<ResultRecord>& rows, const GateRequest& reques
   };
   std::vector<Found> found;
   // Each run against the one before; a single run against itself, for its medians.
-  ProgressLine progress;
   for (std::size_t k = runs.size() > 1 ? 1 : 0; k < runs.size(); ++k) {
-    progress.update([&] {
-      return "kbench: the history: run " + std::to_string(k + 1) + " of " +
-             std::to_string(runs.size()) + " against the one before";
-    });
+    if (gating) gating(k, runs.size());
     const Gate g = gate(rows_of(rows, runs[k == 0 ? 0 : k - 1]), rows_of(rows, runs[k]), request);
     result.key_columns = g.key_columns;
     for (const auto& c : g.cases) {

@@ -7,6 +7,7 @@
 #include "store/result_record.hpp"
 
 #include <ctime>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,7 +43,10 @@ struct History {
   std::vector<Regression> regressions;   // by run, then case
 };
 
-// Throws InputError when the rows hold no ok median at all.
-History history(const std::vector<ResultRecord>& rows, const GateRequest& request);
+// Throws InputError when the rows hold no ok median at all. `gating`, when given, is told before
+// each run is gated against the one before (its index and the number of runs): a command's
+// progress line.
+History history(const std::vector<ResultRecord>& rows, const GateRequest& request,
+                const std::function<void(std::size_t run, std::size_t runs)>& gating = {});
 
 }  // namespace kb

@@ -3,7 +3,6 @@
 #include "store/case_columns.hpp"
 #include "tune/best_configs.hpp"
 #include "util/natural_order.hpp"
-#include "util/progress_line.hpp"
 
 #include <algorithm>
 #include <map>
@@ -20,11 +19,11 @@ double median_of(std::vector<double> values) {
 
 Configuration configuration_of(const ResultRecord& row) { return {row.block, row.params}; }
 
-
 }  // namespace
 
-void for_each_measured_space(const std::vector<ResultRecord>& rows,
-                             const std::function<void(const MeasuredSpace&)>& each) {
+void for_each_measured_space(
+    const std::vector<ResultRecord>& rows, const std::function<void(const MeasuredSpace&)>& each,
+    const std::function<void(std::size_t problem, std::size_t problems)>& searching) {
   // The rows in the order of their key's handles, then of their position: each problem's rows lie
   // together, in file order. A year of nightlies holds millions of problems (most of one
   // configuration: a vendor library's), and their keys as text would be gigabytes.
@@ -69,11 +68,8 @@ void for_each_measured_space(const std::vector<ResultRecord>& rows,
     }
     return false;
   });
-  ProgressLine progress;
   for (std::size_t k = 0; k < problems.size(); ++k) {
-    progress.update([&] {
-      return "kbench: problem " + std::to_string(k + 1) + " of " + std::to_string(problems.size());
-    });
+    if (searching) searching(k, problems.size());
     const Problem& problem = problems[k];
     const auto begin = by_key.begin() + problem.begin, end = by_key.begin() + problem.end;
     // configuration -> the medians of its ok rows (empty: measured, never ok)

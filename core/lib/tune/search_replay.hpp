@@ -29,9 +29,11 @@ struct MeasuredSpace {
 // version, data type, operation, shape, seed and cache), over the configurations (block, params)
 // its rows hold, given to `each` one problem at a time in the natural order of their keys (a long
 // history holds millions). Only spaces of at least two configurations, one of them ok, are worth
-// a search: the others are left out.
-void for_each_measured_space(const std::vector<ResultRecord>& rows,
-                             const std::function<void(const MeasuredSpace&)>& each);
+// a search: the others are left out. `searching`, when given, is told before each problem worth a
+// search is built (its index and their number): a command's progress line.
+void for_each_measured_space(
+    const std::vector<ResultRecord>& rows, const std::function<void(const MeasuredSpace&)>& each,
+    const std::function<void(std::size_t problem, std::size_t problems)>& searching = {});
 
 struct ReplayOutcome {
   std::size_t searches = 0;     // one per seed
