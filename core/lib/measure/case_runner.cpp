@@ -46,6 +46,10 @@ constexpr double kClockReadSeconds = 0.01;
 // A launch that keeps the host this much longer while the stream is held than while it is not, in
 // each of the first held samples, waits inside run for work the held stream's events cannot see.
 constexpr std::size_t kHeldHostSamples = 3;
+// The launches with the stream free that measure it stop once they have taken this long: a slow
+// kernel's one launch tells its host time as well as three (and three of a 270 ms kernel cost
+// most of a second).
+constexpr double kFreeHostSeconds = 0.002;
 constexpr double kHeldHostRatio = 2;
 constexpr double kHeldHostSlackUs = 5;
 
@@ -283,7 +287,9 @@ double CaseRunner::referee_penalty_us(const Sampling& sampling, double median_us
 kb_status CaseRunner::unheld_host_time(const LaunchOnce& launch, kb_message& message,
                                        double& host_us) {
   host_us = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < kHeldHostSamples; ++i) {
+  const auto began = SteadyClock::now();
+  for (std::size_t i = 0; i < kHeldHostSamples; ++i) {
+    if (i > 0 && seconds_since(began) >= kFreeHostSeconds) break;
     const auto start = SteadyClock::now();
     if (const kb_status s = launch(stream_)) return s;
     host_us = std::min(host_us, seconds_since(start) * 1e6);

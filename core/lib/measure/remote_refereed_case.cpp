@@ -138,6 +138,7 @@ CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketC
 }
 
 kb_status RemoteRefereedCase::launch(cudaStream_t stream, kb_message& message) {
+  mirrors_pushed_ = false;
   return strategy_.run(strategy_state_, &handed_->c, &handed_->buffers, stream, &config_,
                        &message);
 }
@@ -149,9 +150,11 @@ kb_status RemoteRefereedCase::settle(kb_message& message) {
     }
   }
   std::fflush(stdout);
+  if (mirrors_pushed_) return KB_OK;
   for (const auto* side : {&inputs_, &outputs_}) {
     for (const auto& operand : *side) operand->push();
   }
+  mirrors_pushed_ = true;
   return KB_OK;
 }
 
@@ -209,7 +212,7 @@ kb_status RemoteRefereedCase::poison(cudaStream_t stream, kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
   capturing_ = true;
   if (const kb_status s = step("poison", {}, message); s) return s;
-  return take_referee_writes(stream, message);
+  return take_referee_writes(Written::outputs, stream, message);
 }
 
 CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
@@ -224,14 +227,14 @@ kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t stream,
   if (const kb_status s = step("draw", {{"purpose", std::to_string(purpose)}}, message); s) {
     return s;
   }
-  return take_referee_writes(stream, message);
+  return take_referee_writes(Written::inputs, stream, message);
 }
 
-kb_status RemoteRefereedCase::take_referee_writes(cudaStream_t stream, kb_message& message) {
+kb_status RemoteRefereedCase::take_referee_writes(Written written, cudaStream_t stream,
+                                                  kb_message& message) {
   if (strategy_.device != KB_DEVICE_CUDA) {
-    for (const auto* side : {&inputs_, &outputs_}) {
-      for (const auto& operand : *side) operand->pull();
-    }
+    // The other side's mirrors were pushed before the request and the referee left them alone.
+    for (const auto& operand : written == Written::inputs ? inputs_ : outputs_) operand->pull();
     return KB_OK;
   }
   // The operands as mapped, not as handed: the strategy may have written over its copy.

@@ -41,11 +41,13 @@ class RemoteRefereedCase final : public CaseUnderTest {
  private:
   RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee, int output_fd);
   // The device idle, what it printed written out and the host mirrors pushed, so the referee reads
-  // what every launch before left.
+  // what every launch before left. The mirrors only change in the strategy's calls: pushed once
+  // after each.
   kb_status settle(kb_message& message);
-  // After the referee wrote the operands (a draw, a poison): a host strategy's mirrors pulled, a
-  // device strategy's pages touched (page_touch.hpp).
-  kb_status take_referee_writes(cudaStream_t stream, kb_message& message);
+  // After the referee wrote `written` (the inputs in a draw, the outputs in a poison): a host
+  // strategy's mirrors of them pulled, a device strategy's pages touched (page_touch.hpp).
+  enum class Written { inputs, outputs };
+  kb_status take_referee_writes(Written written, cudaStream_t stream, kb_message& message);
   // A request that is answered `done` or `failed`.
   kb_status step(const std::string& kind, const Record& fields, kb_message& message) const;
   CheckAnswer ask(const std::string& kind, const Record& fields, cudaStream_t stream);
@@ -69,6 +71,7 @@ class RemoteRefereedCase final : public CaseUnderTest {
   std::vector<std::unique_ptr<MappedOperand>> inputs_, outputs_;
   std::unique_ptr<Handed> handed_ = std::make_unique<Handed>();
   void* strategy_state_ = nullptr;
+  bool mirrors_pushed_ = false;  // since the strategy was last called
 };
 
 }  // namespace kb

@@ -139,18 +139,10 @@ void FamilyCase::copy(const kb_operand& to, const kb_operand& from) const {
   if (spec_.where == KB_DEVICE_CUDA) {
     KB_CUDA_CHECK(cudaMemcpyAsync(to.data, from.data, bytes, cudaMemcpyDefault, stream_));
   } else {
-    // Page by page, and only the pages that differ: a strategy's process keeps in its caches what
-    // a draw did not change, as it would if the family had drawn in place (a near draw changes a
-    // few elements; the launch after it is timed against the samples).
-    constexpr std::uint64_t kPage = 4096;
-    auto* target = static_cast<unsigned char*>(to.data);
-    const auto* source = static_cast<const unsigned char*>(from.data);
-    for (std::uint64_t at = 0; at < bytes; at += kPage) {
-      const std::uint64_t length = std::min(kPage, bytes - at);
-      if (std::memcmp(target + at, source + at, length) != 0) {
-        std::memcpy(target + at, source + at, length);
-      }
-    }
+    // Only the pages that differ: a strategy's process keeps in its caches what a draw did not
+    // change, as it would if the family had drawn in place (a near draw changes a few elements;
+    // the launch after it is timed against the samples).
+    copy_changed_pages(to.data, from.data, bytes);
   }
 }
 

@@ -23,6 +23,11 @@ namespace kb {
 // The guard zones' size. An operand starts on a large page (2 MiB), as a large cudaMalloc does.
 inline constexpr std::uint64_t kGuardBytes = 4096;
 
+// Copies `bytes` from `from` to `to` page by page (kGuardBytes), only the pages that differ, on the
+// host's threads: what the other side did not change stays as it was in this process's caches, and
+// an operand of a gigabyte is compared in tens of milliseconds, not hundreds.
+void copy_changed_pages(void* to, const void* from, std::uint64_t bytes);
+
 // How a shared operand travels to the worker: its shape, and where its memory is (the IPC handle's
 // bytes, or the descriptor of a memfd sent beside the record).
 struct OperandLayout {
