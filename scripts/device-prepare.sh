@@ -6,11 +6,27 @@
 #   scripts/device-prepare.sh gpu-only      stages only the test programs that hold a `gpu` test
 #     and no static library (about 30 MiB against 80: `KBENCH_GPU_ONLY=1 scripts/gpu-check.sh
 #     tests`, `scripts/gpu-check.sh lease`)
-# The two words go together (`generations gpu-only`): one lease's staging for both.
+#   scripts/device-prepare.sh against=COMMIT  also that commit's runner and plugins, built in a
+#     worktree beside this checkout (../kbench-against-COMMIT, kept for the next time) and staged in
+#     .device/against (`scripts/gpu-check.sh against`: the same sweeps by both builds in one call)
+# The words go together (`generations gpu-only`): one lease's staging for all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 words=" $* "
 asked() { [[ $words == *" $1 "* ]]; }
+against=$(sed -n 's/.* against=\([^ ]*\) .*/\1/p' <<<"$words")
+rm -rf .device/against  # none of an earlier call travels
+if [ -n "$against" ]; then
+  commit=$(git rev-parse --short=12 "$against^{commit}")
+  tree=$(cd .. && pwd)/kbench-against-$commit
+  [ -d "$tree" ] || git worktree add --detach "$tree" "$commit" >/dev/null
+  (cd "$tree" && KBENCH_BUILD_DIR=build-device KBENCH_BUILD_TARGET=kbench_sweep scripts/build.sh \
+     -DKBENCH_BUILD_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90)
+  mkdir -p .device/against/bin .device/against/lib
+  cp "$tree/build-device/bin/kbench" .device/against/bin/
+  cp -r "$tree/build-device/lib/kbench" .device/against/lib/
+  echo "$commit" >.device/against/commit
+fi
 if asked generations; then
   [ -d build-ptx80/lib/kbench/plugins ] && find build-ptx80/lib/kbench/plugins -name '*.so' -delete
   KBENCH_BUILD_DIR=build-ptx80 KBENCH_BUILD_TARGET=kbench_plugins scripts/build.sh \

@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|kernels|generations|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|against|kernels|generations|all] [extra kbench run args...]
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
 # nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
 # in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
@@ -25,6 +25,10 @@
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: the goal is
 # 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
+# `against` (not in `all`; about five minutes on an H200): an earlier build (KBENCH_BASELINE, default
+# .device/against, staged by `scripts/device-prepare.sh against=COMMIT`) and this one, sweep by sweep
+# in turns: the default sweep, the goal presets and the seeds' presets, their walls side by side and
+# scripts/compare-builds.py on their statuses and medians.
 # `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
 # back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
 # `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): CUPTI's
@@ -400,6 +404,40 @@ if [ "$mode" = abi ]; then
     end=$(date +%s.%N)
     echo "$name default wall: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
   done
+fi
+
+if [ "$mode" = against ]; then
+  # An earlier build (KBENCH_BASELINE, default .device/against: what `scripts/device-prepare.sh
+  # against=COMMIT` stages) and this one in one call, sweep by sweep: the default sweep, the goal
+  # presets and the seeds' presets of `seeds`, each under its own run id in each build's CSV, the
+  # two builds taking turns to go first. Last: each sweep's wall time beside the other build's, and
+  # scripts/compare-builds.py on the statuses and medians.
+  base=${KBENCH_BASELINE:-.device/against}
+  [ -x "$base/bin/kbench" ] || { echo "no earlier build in $base"; exit 1; }
+  builds=("against:$base/bin/kbench" "this:$kbench")
+  turn=0
+  : >"$out/against-walls.md"; : >/tmp/against-times.md
+  for sweep in default presets/gpu-check-*.ini presets/seed003-reduce.ini \
+               presets/seed004-transpose.ini presets/seed003-matmul.ini presets/seed000-hello.ini; do
+    config=(); [ "$sweep" = default ] || config=(--config "$sweep" --max-time 0.3)
+    [[ $sweep == presets/gpu-check-* ]] && config=(--config "$sweep")
+    name=$(basename "$sweep" .ini)
+    order=("${builds[@]}"); [ $((turn++ % 2)) = 1 ] && order=("${builds[1]}" "${builds[0]}")
+    line="$name:"
+    for build in "${order[@]}"; do
+      who=${build%%:*}; exe=${build#*:}
+      start=$(date +%s.%N)
+      "$exe" run "${config[@]}" --output "$out/against-$who.csv" --run-id "$name" "$@" \
+        >"/tmp/against-$who-$name.md" 2>>/tmp/kbench-against.log
+      status=$?
+      sed -n "s|^time: |  $who $name time: |p" "/tmp/against-$who-$name.md" >>/tmp/against-times.md
+      line+=" $who $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s (exit $status)"
+    done
+    echo "$line" | tee -a "$out/against-walls.md"
+  done
+  cat /tmp/against-times.md >>"$out/against-walls.md"
+  python3 scripts/compare-builds.py "$out/against-against.csv" "$out/against-this.csv" --by-run |
+    tee "$out/against-compare.md"
 fi
 
 if [ "$mode" = multi ] || [ "$mode" = split ]; then
