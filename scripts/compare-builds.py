@@ -39,7 +39,8 @@ def main():
     print(f"medians of {len(ratios)} ok cases: {within} within 1%, "
           f"{sum(1 for r, _ in ratios if abs(r - 1) <= 0.03)} within 3%")
     for r, k in ratios[:5] + ratios[-5:]:
-        print(f"  {r:.4f} {' '.join(k[:5] + k[6:])} ({base[k]['median_us']} -> {this[k]['median_us']} us)")
+        print(f"  {r:.4f} {' '.join(k[:5] + k[6:])} "
+              f"({base[k]['median_us']} -> {this[k]['median_us']} us)")
 
 
 if __name__ == "__main__":

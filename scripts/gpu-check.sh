@@ -25,10 +25,10 @@
 # transpose/tiled_coarse (blocks 32xY) measured into space.csv, a greedy tune of the same problems
 # and `run --best` on its best configurations (tuned medians beside run --best's: the goal is
 # 2%), and `tune --simulate space.csv`: the evaluations each strategy needs to come within 5%.
-# `against` (not in `all`; about five minutes on an H200): an earlier build (KBENCH_BASELINE, default
-# .device/against, staged by `scripts/device-prepare.sh against=COMMIT`) and this one, sweep by sweep
-# in turns: the default sweep, the goal presets and the seeds' presets, their walls side by side and
-# scripts/compare-builds.py on their statuses and medians.
+# `against` (not in `all`; about three minutes on an H200): an earlier build (KBENCH_BASELINE,
+# default .device/against, staged by `scripts/device-prepare.sh against=COMMIT`) and this one,
+# sweep by sweep in turns: the default sweep, the goal presets and the seeds' presets, their walls
+# side by side and scripts/compare-builds.py on their statuses and medians.
 # `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
 # back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
 # `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): CUPTI's
@@ -418,7 +418,7 @@ if [ "$mode" = against ]; then
   turn=0
   : >"$out/against-walls.md"; : >/tmp/against-times.md
   for sweep in default presets/gpu-check-*.ini presets/seed003-reduce.ini \
-               presets/seed004-transpose.ini presets/seed003-matmul.ini presets/seed000-hello.ini; do
+      presets/seed004-transpose.ini presets/seed003-matmul.ini presets/seed000-hello.ini; do
     config=(); [ "$sweep" = default ] || config=(--config "$sweep" --max-time 0.3)
     [[ $sweep == presets/gpu-check-* ]] && config=(--config "$sweep")
     name=$(basename "$sweep" .ini)
@@ -431,7 +431,8 @@ if [ "$mode" = against ]; then
         >"/tmp/against-$who-$name.md" 2>>/tmp/kbench-against.log
       status=$?
       sed -n "s|^time: |  $who $name time: |p" "/tmp/against-$who-$name.md" >>/tmp/against-times.md
-      line+=" $who $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s (exit $status)"
+      wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+      line+=" $who $wall s (exit $status)"
     done
     echo "$line" | tee -a "$out/against-walls.md"
   done
