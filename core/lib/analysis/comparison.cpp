@@ -63,13 +63,13 @@ std::optional<std::size_t> find_baseline(const std::vector<std::string>& columns
 
 PivotCell cell_of(const ResultRecord& row, const Metric& metric) {
   PivotCell cell;
-  cell.status = row.status_text();
   const auto value = metric_value(row, metric);
-  if (cell.status != "ok" || !value) {
+  if (!row.ok() || !value) {
     cell.state = PivotCell::State::not_ok;
-    if (cell.status == "ok") cell.status = std::string("no ") + metric_name(metric);
+    cell.status = row.ok() ? std::string("no ") + metric_name(metric) : row.status_text();
     return cell;
   }
+  cell.status = row.status_text();
   cell.state = PivotCell::State::ok;
   cell.value = *value;
   // The `noise` column bounds the median time; an energy's own uncertainty is not measured, so
@@ -103,7 +103,7 @@ PivotCell pooled_cell(const RowsView& rows,
   const Pooled pooled = pool(std::move(passed));
   PivotCell cell;
   cell.state = PivotCell::State::ok;
-  cell.status = "ok";
+  cell.status = status_name(CaseStatus::ok);
   cell.value = pooled.value;
   cell.noise = pooled.noise;
   cell.spread = pooled.spread;

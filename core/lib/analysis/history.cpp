@@ -62,7 +62,7 @@ std::vector<ResultRecord> rows_of(const std::vector<ResultRecord>& rows, const R
   return copy;
 }
 
-bool timed(const std::optional<CaseSide>& side) { return side && side->status == "ok"; }
+bool timed(const std::optional<CaseSide>& side) { return side && side->timed; }
 
 }  // namespace
 

@@ -51,12 +51,13 @@ CaseSide side_of(const std::vector<ResultRecord>& rows, const std::vector<std::s
     }
   }
   if (latest_failure) {
-    side.status = rows[*latest_failure].status_text();
-    side.message = rows[*latest_failure].message;
-    if (side.status == "ok") side.status = "no median";
+    const ResultRecord& failure = rows[*latest_failure];
+    side.status = failure.ok() ? "no median" : failure.status_text();
+    side.message = failure.message;
     return side;
   }
-  side.status = "ok";
+  side.timed = true;
+  side.status = status_name(CaseStatus::ok);
   side.median = summarize(side.medians).median;
   if (side.medians.size() == 1) {
     side.noise = row_noise;
@@ -121,7 +122,7 @@ CaseVerdict judge(Key key, std::optional<CaseSide> base, std::optional<CaseSide>
     v.verdict = Verdict::added;
     return v;
   }
-  const bool base_ok = v.baseline->status == "ok", cand_ok = v.candidate->status == "ok";
+  const bool base_ok = v.baseline->timed, cand_ok = v.candidate->timed;
   if (base_ok && !cand_ok) {
     v.verdict = Verdict::broken;
     v.fails = true;

@@ -39,7 +39,9 @@ struct GateRequest {
 
 // One case in one side's rows (all its repetitions, runs and cards of one GPU model).
 struct CaseSide {
-  std::string status;            // "ok" when every row passed, else the latest failure's status
+  bool timed = false;            // every row passed, each with a median
+  std::string status;            // as printed: "ok" when timed, else the latest failure's status
+                                 // ("no median" for an ok row without one)
   std::string message;           // that failure's message
   std::vector<double> medians;   // median_us of each ok row: one per repetition and card
   double median = 0;             // the median of those medians

@@ -51,14 +51,14 @@ std::map<Verdict, std::size_t> counts(const Gate& gate) {
 
 std::string repetitions(const CaseVerdict& c) {
   const auto count = [](const std::optional<CaseSide>& side) {
-    return side ? std::to_string(side->status == "ok" ? side->medians.size() : side->rows) : "-";
+    return side ? std::to_string(side->timed ? side->medians.size() : side->rows) : "-";
   };
   return count(c.baseline) + "/" + count(c.candidate);
 }
 
 std::string side_cell(const std::optional<CaseSide>& side) {
   if (!side) return "—";
-  return side->status == "ok" ? format_measure(side->median) : side->status;
+  return side->timed ? format_measure(side->median) : side->status;
 }
 
 // What the case's verdict says in one line, for JUnit's output and the dashboard's `extra`.
@@ -93,7 +93,7 @@ nlohmann::ordered_json side_json(const CaseSide& side) {
   j["status"] = side.status;
   if (!side.message.empty()) j["message"] = side.message;
   j["rows"] = side.rows;
-  if (side.status == "ok") {
+  if (side.timed) {
     j["median_us"] = side.median;
     j["noise"] = std::isfinite(side.noise) ? nlohmann::ordered_json(significant(side.noise))
                                            : nlohmann::ordered_json();
@@ -254,7 +254,7 @@ std::string verdicts_benchmark_action(const Gate& full) {
   const Gate gate = without_constant_keys(full);
   ordered_json entries = ordered_json::array();
   for (const auto& c : gate.cases) {
-    if (!c.candidate || c.candidate->status != "ok") continue;
+    if (!c.candidate || !c.candidate->timed) continue;
     ordered_json entry;
     entry["name"] = case_name(gate, c);
     entry["unit"] = "us";
