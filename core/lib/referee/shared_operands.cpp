@@ -195,7 +195,7 @@ MappedOperand::MappedOperand(kb_device_kind where, const OperandLayout& layout, 
     ::madvise(mirror_, total, MADV_HUGEPAGE);  // advice only: where THP is off, plain pages
     // Filled by this thread, the one that calls the strategy: the first write places each page on
     // its memory node (pages placed by other threads made host plugins 1.2-1.6x slower on a
-    // 16-core GPU machine; see Array's touch_pages).
+    // 16-core GPU machine; see Array's zero_here).
     std::memcpy(mirror_, base_, total);
     operand_ = kb_operand{mirror_ + front_bytes(), layout.count, layout.bytes, layout.dtype};
     return;
