@@ -44,10 +44,9 @@ class RemoteRefereedCase final : public CaseUnderTest {
   // what every launch before left. The mirrors only change in the strategy's calls: pushed once
   // after each.
   kb_status settle(kb_message& message);
-  // After the referee wrote `written` (the inputs in a draw, the outputs in a poison): a host
-  // strategy's mirrors of them pulled, a device strategy's pages touched (page_touch.hpp).
-  enum class Written { inputs, outputs };
-  kb_status take_referee_writes(Written written, cudaStream_t stream, kb_message& message);
+  // After the referee wrote the operands (a draw, a poison): a host strategy's mirrors pulled, a
+  // device strategy's pages touched (page_touch.hpp).
+  kb_status take_referee_writes(cudaStream_t stream, kb_message& message);
   // A request that is answered `done` or `failed`.
   kb_status step(const std::string& kind, const Record& fields, kb_message& message) const;
   CheckAnswer ask(const std::string& kind, const Record& fields, cudaStream_t stream);
