@@ -40,8 +40,9 @@ TEST(NearDraws, OfEachPairAfterTheFirstOneRewritesTheInputsAsTheyWereAndTheCheck
   kb_status status = KB_OK;
   std::string stage;
   kb_message message{};
-  const auto c =
-      FamilyCase::create(*loaded->family, spec, nullptr, verdict, status, stage, message);
+  SpareOperands spare;
+  const auto c = FamilyCase::create(*loaded->family, spec, nullptr, verdict, spare, status, stage,
+                                    message);
   ASSERT_TRUE(c) << stage << ": " << message.text;
   const RefereeOperands operands = c->operands();
   const std::vector<int> fds = c->memory_fds();

@@ -688,7 +688,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     phase_start = SteadyClock::now();
   };
   CaseSetup made = refereed()
-                       ? RemoteRefereedCase::set_up(plugin_, *referee_, request, output_fd_)
+                       ? RemoteRefereedCase::set_up(plugin_, *referee_, kept_mappings_, request, output_fd_)
                        : set_up_self_refereed(plugin_, family_, request);
   std::unique_ptr<CaseUnderTest> test = std::move(made.test);
   const auto finish = [&](kb_status status, const char* stage) {

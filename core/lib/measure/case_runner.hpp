@@ -16,6 +16,7 @@
 #include "measure/launch.hpp"
 #include "measure/timing_options.hpp"
 #include "protocol/packet_channel.hpp"
+#include "referee/shared_operands.hpp"
 
 #include <kbench/plugin.h>
 
@@ -121,6 +122,7 @@ class CaseRunner {
   const KernelFamily* family_;       // a version 1 or 2 plugin's family, which counts its work
   const PacketChannel* referee_;     // a version 3 strategy's: the referee process's channel
   int output_fd_;                    // the worker's standard output, a file the referee reads
+  KeptMappings kept_mappings_;       // refereed cases' host operands, kept for later cases
   TimingOptions options_;
   cudaStream_t stream_ = nullptr;
   std::unique_ptr<CudaTimer> timer_;

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 
 namespace kb {
 namespace {
@@ -43,14 +44,13 @@ const char* known_stage(const std::string& said) {
 }  // namespace
 
 RemoteRefereedCase::RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee,
-                                       int output_fd)
-    : strategy_(strategy), referee_(referee), output_fd_(output_fd) {}
+                                       KeptMappings& kept, int output_fd)
+    : strategy_(strategy), referee_(referee), kept_(kept), output_fd_(output_fd) {}
 
 RemoteRefereedCase::~RemoteRefereedCase() {
   if (strategy_state_ != nullptr && strategy_.release != nullptr) strategy_.release(strategy_state_);
-  // The mappings go before the referee frees what they map.
-  inputs_.clear();
-  outputs_.clear();
+  kept_.keep(inputs_);
+  kept_.keep(outputs_);
   if (created_) {
     kb_message ignored{};
     step("destroy", {}, ignored);
@@ -58,9 +58,11 @@ RemoteRefereedCase::~RemoteRefereedCase() {
 }
 
 CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketChannel& referee,
-                                     const CaseRequest& request, int output_fd) {
+                                     KeptMappings& kept, const CaseRequest& request,
+                                     int output_fd) {
   CaseSetup made;
-  std::unique_ptr<RemoteRefereedCase> test(new RemoteRefereedCase(strategy, referee, output_fd));
+  std::unique_ptr<RemoteRefereedCase> test(
+      new RemoteRefereedCase(strategy, referee, kept, output_fd));
   const auto failed = [&](kb_status status, const char* stage) {
     made.status = status;
     made.stage = stage;
@@ -92,17 +94,18 @@ CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketC
     const RefereeOperands operands = decode_operands(fields);
     test->work_ = kb_work{operands.bytes, operands.flops};
     test->note_ = operands.note;
-    std::size_t next_fd = 0;
-    const auto map = [&](const OperandLayout& layout) {
-      int fd = -1;
-      if (strategy.device == KB_DEVICE_HOST) {
-        if (next_fd >= fds.size()) throw Error(KB_ERROR, "a host operand without its memory");
-        fd = fds[next_fd++].release();
-      }
-      return std::make_unique<MappedOperand>(strategy.device, layout, fd);
-    };
-    for (const auto& layout : operands.inputs) test->inputs_.push_back(map(layout));
-    for (const auto& layout : operands.outputs) test->outputs_.push_back(map(layout));
+    std::vector<OperandLayout> layouts = operands.inputs;
+    layouts.insert(layouts.end(), operands.outputs.begin(), operands.outputs.end());
+    std::vector<int> memory_fds;
+    if (strategy.device == KB_DEVICE_HOST) {
+      for (auto& fd : fds) memory_fds.push_back(fd.release());
+    }
+    auto mapped = map_shared_operands(kept, strategy.device, layouts, std::move(memory_fds));
+    const auto first_output = mapped.begin() + static_cast<std::ptrdiff_t>(operands.inputs.size());
+    test->outputs_.assign(std::make_move_iterator(first_output),
+                          std::make_move_iterator(mapped.end()));
+    mapped.resize(operands.inputs.size());
+    test->inputs_ = std::move(mapped);
   } catch (const Error& e) {
     say(made.message, e.what());
     return failed(e.status(), "shared operands");

@@ -21,8 +21,10 @@ class RemoteRefereedCase final : public CaseUnderTest {
   // The referee asked for the case the parent announced (`output_fd`, the worker's standard
   // output, goes with the request: what a launch prints is what a family may read), its operands
   // mapped, the strategy prepared on them.
+  // `kept`: the worker's mappings of its last case's host operands, reused where the referee
+  // hands the same files again; this case's go back to it when the case ends.
   static CaseSetup set_up(const KernelPlugin& strategy, const PacketChannel& referee,
-                          const CaseRequest& request, int output_fd);
+                          KeptMappings& kept, const CaseRequest& request, int output_fd);
   ~RemoteRefereedCase() override;
   RemoteRefereedCase(const RemoteRefereedCase&) = delete;
   RemoteRefereedCase& operator=(const RemoteRefereedCase&) = delete;
@@ -39,7 +41,8 @@ class RemoteRefereedCase final : public CaseUnderTest {
   void between_samples() override;
 
  private:
-  RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee, int output_fd);
+  RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee,
+                     KeptMappings& kept, int output_fd);
   // The device idle, what it printed written out and the host mirrors pushed, so the referee reads
   // what every launch before left. The mirrors only change in the strategy's calls: pushed once
   // after each.
@@ -62,6 +65,7 @@ class RemoteRefereedCase final : public CaseUnderTest {
 
   const KernelPlugin& strategy_;
   const PacketChannel& referee_;
+  KeptMappings& kept_;
   int output_fd_;
   bool created_ = false;
   bool capturing_ = false;  // between a poison and its check: the output file holds a launch's

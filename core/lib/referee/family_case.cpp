@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
+#include <vector>
 
 namespace kb {
 namespace {
@@ -54,8 +56,8 @@ kb_status guarded(kb_message& message, Body&& body) {
 }  // namespace
 
 FamilyCase::FamilyCase(const KernelFamily& family, const RefereeCaseSpec& spec,
-                       cudaStream_t stream, RefereeVerdict& verdict)
-    : family_(family), spec_(spec), stream_(stream), verdict_(verdict),
+                       cudaStream_t stream, RefereeVerdict& verdict, SpareOperands& spare)
+    : family_(family), spec_(spec), stream_(stream), verdict_(verdict), spare_(spare),
       case_(spec_.request.to_abi()), check_flags_(spec.strategy_flags),
       secret_(secret_seed(spec.request.seed)) {
   case_.seed = secret_;
@@ -67,16 +69,17 @@ FamilyCase::FamilyCase(const KernelFamily& family, const RefereeCaseSpec& spec,
 }
 
 FamilyCase::~FamilyCase() {
-  inputs_.clear();
-  outputs_.clear();
+  spare_.keep(inputs_);
+  spare_.keep(outputs_);
   if (state_ != nullptr) family_.destroy(state_);
 }
 
 std::unique_ptr<FamilyCase> FamilyCase::create(const KernelFamily& family,
                                                const RefereeCaseSpec& spec, cudaStream_t stream,
-                                               RefereeVerdict& verdict, kb_status& status,
-                                               std::string& stage, kb_message& message) {
-  std::unique_ptr<FamilyCase> made(new FamilyCase(family, spec, stream, verdict));
+                                               RefereeVerdict& verdict, SpareOperands& spare,
+                                               kb_status& status, std::string& stage,
+                                               kb_message& message) {
+  std::unique_ptr<FamilyCase> made(new FamilyCase(family, spec, stream, verdict, spare));
   FamilyCase& c = *made;
   const auto failed = [&](kb_status s, const char* hook) {
     status = s;
@@ -99,14 +102,13 @@ std::unique_ptr<FamilyCase> FamilyCase::create(const KernelFamily& family,
   b.input_count = std::min<std::uint32_t>(b.input_count, KB_MAX_OPERANDS);
   b.output_count = std::min<std::uint32_t>(b.output_count, KB_MAX_OPERANDS);
   const kb_status shared = guarded(message, [&] {
-    for (std::uint32_t i = 0; i < b.input_count; ++i) {
-      const kb_operand& o = b.inputs[i];
-      c.inputs_.push_back(std::make_unique<SharedOperand>(spec.where, o.dtype, o.count, o.bytes));
-    }
-    for (std::uint32_t i = 0; i < b.output_count; ++i) {
-      const kb_operand& o = b.outputs[i];
-      c.outputs_.push_back(std::make_unique<SharedOperand>(spec.where, o.dtype, o.count, o.bytes));
-    }
+    std::vector<kb_operand> wanted(b.inputs, b.inputs + b.input_count);
+    wanted.insert(wanted.end(), b.outputs, b.outputs + b.output_count);
+    auto taken = take_shared_operands(spare, spec.where, wanted);
+    c.outputs_.assign(std::make_move_iterator(taken.begin() + b.input_count),
+                      std::make_move_iterator(taken.end()));
+    taken.resize(b.input_count);
+    c.inputs_ = std::move(taken);
   });
   if (shared != KB_OK) return failed(shared, "shared operands");
   verdict.inputs = static_cast<int>(c.inputs_.size());

@@ -21,13 +21,14 @@ namespace kb {
 
 class FamilyCase {
  public:
-  // The family's case created, its shared operands allocated and its inputs drawn for the timed
-  // launches from a seed of the referee's own. Nothing when a family hook failed: `status`,
-  // `stage` and `message` say which and why (also entered in `verdict`).
+  // The family's case created, its shared operands taken from `spare` or allocated, and its
+  // inputs drawn for the timed launches from a seed of the referee's own. Nothing when a family
+  // hook failed: `status`, `stage` and `message` say which and why (also entered in `verdict`).
+  // The case gives its host operands back to `spare` when it ends.
   static std::unique_ptr<FamilyCase> create(const KernelFamily& family, const RefereeCaseSpec& spec,
                                             cudaStream_t stream, RefereeVerdict& verdict,
-                                            kb_status& status, std::string& stage,
-                                            kb_message& message);
+                                            SpareOperands& spare, kb_status& status,
+                                            std::string& stage, kb_message& message);
   ~FamilyCase();
   FamilyCase(const FamilyCase&) = delete;
   FamilyCase& operator=(const FamilyCase&) = delete;
@@ -56,7 +57,7 @@ class FamilyCase {
 
  private:
   FamilyCase(const KernelFamily& family, const RefereeCaseSpec& spec, cudaStream_t stream,
-             RefereeVerdict& verdict);
+             RefereeVerdict& verdict, SpareOperands& spare);
   void copy(const kb_operand& to, const kb_operand& from) const;
   void synchronize() const;
   void passed(const std::string& check);
@@ -69,6 +70,7 @@ class FamilyCase {
   RefereeCaseSpec spec_;
   cudaStream_t stream_;
   RefereeVerdict& verdict_;
+  SpareOperands& spare_;
   kb_case case_;  // as the family sees it, the seed its secret
   std::uint32_t check_flags_;
   bool ceiling_refused_ = false;

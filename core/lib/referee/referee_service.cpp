@@ -25,6 +25,7 @@ struct Connection {
   PacketChannel channel;
   bool open = true;
   std::optional<RefereeCaseSpec> spec;  // announced by the parent, not yet created
+  SpareOperands spare;  // host operands kept for later cases; before `running`, which keeps its own
   std::unique_ptr<FamilyCase> running;
   RefereeVerdict verdict;
 };
@@ -131,6 +132,7 @@ class Referee {
     if (status == PacketChannel::Status::ended) {
       connection.open = false;
       connection.running.reset();
+      connection.spare.clear();
       return;
     }
     if (status != PacketChannel::Status::record) {
@@ -225,7 +227,8 @@ class Referee {
     std::string stage;
     kb_message message{};
     connection.running =
-        FamilyCase::create(*family, spec, stream, connection.verdict, status, stage, message);
+        FamilyCase::create(*family, spec, stream, connection.verdict, connection.spare, status,
+                           stage, message);
     if (!connection.running) {
       connection.channel.send("failed", {{"status", std::to_string(static_cast<int>(status))},
                                          {"stage", stage},

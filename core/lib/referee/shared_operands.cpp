@@ -4,12 +4,14 @@
 #include <kbench/support/parallel.hpp>
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace kb {
@@ -126,6 +128,20 @@ kb_operand SharedOperand::operand() const {
   return kb_operand{base_ + front_bytes(), count_, bytes_, dtype_};
 }
 
+std::uint64_t SharedOperand::allocated_bytes() const { return allocation_bytes(bytes_); }
+
+bool SharedOperand::fits(kb_device_kind where, std::uint64_t bytes) const {
+  return where == KB_DEVICE_HOST && where_ == KB_DEVICE_HOST &&
+         allocation_bytes(bytes) == allocation_bytes(bytes_);
+}
+
+void SharedOperand::reshape(kb_dtype dtype, std::uint64_t count, std::uint64_t bytes) {
+  dtype_ = dtype;
+  count_ = count;
+  bytes_ = bytes;
+  restore_guards();
+}
+
 OperandLayout SharedOperand::layout() const {
   OperandLayout layout{dtype_, count_, bytes_, ""};
   if (where_ == KB_DEVICE_CUDA) {
@@ -177,6 +193,11 @@ MappedOperand::MappedOperand(kb_device_kind where, const OperandLayout& layout, 
     KB_CUDA_CHECK(cudaIpcOpenMemHandle(&base_, handle, cudaIpcMemLazyEnablePeerAccess));
   } else {
     if (memory_fd < 0) throw Error(KB_ERROR, "a host operand without its memory");
+    struct stat file {};
+    if (::fstat(memory_fd, &file) == 0) {
+      file_device_ = file.st_dev;
+      file_inode_ = file.st_ino;
+    }
     // Populated: the file's pages mapped at once, not one fault each (a quarter of a million for
     // a gigabyte).
     void* mapped =
@@ -221,6 +242,72 @@ void MappedOperand::pull() {
 
 void MappedOperand::push() {
   if (mirror_ != nullptr) copy_changed_pages(static_cast<unsigned char*>(base_), mirror_, mapped_bytes_);
+}
+
+bool MappedOperand::maps(int memory_fd, const OperandLayout& layout) const {
+  struct stat file {};
+  return host() && ::fstat(memory_fd, &file) == 0 && file.st_dev == file_device_ &&
+         file.st_ino == file_inode_ && allocation_bytes(layout.bytes) == mapped_bytes_;
+}
+
+void MappedOperand::reshape(const OperandLayout& layout) {
+  operand_ = kb_operand{mirror_ + front_bytes(), layout.count, layout.bytes, layout.dtype};
+  pull();
+}
+
+std::uint64_t kept_operand_budget() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = ::sysconf(_SC_PAGESIZE);
+  const std::uint64_t memory =
+      pages > 0 && page_bytes > 0 ? std::uint64_t(pages) * std::uint64_t(page_bytes) : 0;
+  return std::min(memory / 8, std::uint64_t{4} << 30);
+}
+
+std::vector<std::unique_ptr<SharedOperand>> take_shared_operands(
+    SpareOperands& spare, kb_device_kind where, const std::vector<kb_operand>& wanted) {
+  std::vector<std::unique_ptr<SharedOperand>> taken;
+  for (const kb_operand& o : wanted) {
+    auto kept = spare.take([&](const SharedOperand& k) { return k.fits(where, o.bytes); });
+    if (kept) {
+      kept->reshape(o.dtype, o.count, o.bytes);
+    } else {
+      kept = std::make_unique<SharedOperand>(where, o.dtype, o.count, o.bytes);
+    }
+    taken.push_back(std::move(kept));
+  }
+  return taken;
+}
+
+std::vector<std::unique_ptr<MappedOperand>> map_shared_operands(
+    KeptMappings& kept, kb_device_kind where, const std::vector<OperandLayout>& layouts,
+    std::vector<int> memory_fds) {
+  struct ClosedAtEnd {
+    std::vector<int>& fds;
+    ~ClosedAtEnd() {
+      for (const int fd : fds) {
+        if (fd >= 0) ::close(fd);
+      }
+    }
+  } closed{memory_fds};
+  const bool host = where == KB_DEVICE_HOST;
+  if (host && memory_fds.size() < layouts.size()) {
+    throw Error(KB_ERROR, "a host operand without its memory");
+  }
+  std::vector<std::unique_ptr<MappedOperand>> mapped;
+  for (std::size_t i = 0; i < layouts.size(); ++i) {
+    std::unique_ptr<MappedOperand> operand;
+    if (host) {
+      operand = kept.take([&](const MappedOperand& k) { return k.maps(memory_fds[i], layouts[i]); });
+    }
+    if (operand) {
+      operand->reshape(layouts[i]);
+    } else {
+      const int fd = host ? std::exchange(memory_fds[i], -1) : -1;
+      operand = std::make_unique<MappedOperand>(where, layouts[i], fd);
+    }
+    mapped.push_back(std::move(operand));
+  }
+  return mapped;
 }
 
 }  // namespace kb
