@@ -2,7 +2,8 @@
 # check-layers.sh [ROOT]: fails, naming file, line and rule, on an include against the direction
 # README.md's layout gives. Each layer of core/lib may include the layers listed for it (and
 # itself); runner/ may include every layer; the worker loop alone includes the timing loop;
-# plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library.
+# plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library; and
+# README.md's table of the layers says the same.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
@@ -69,6 +70,23 @@ while IFS=: read -r file line text; do
   fi
 done < <(grep -rnE '^\s*#\s*include "[^"/]+"' core/lib runner tests --include='*.hpp' \
            --include='*.cpp' --include='*.cu' 2>/dev/null || true)
+
+# README.md's table of the layers says what these rules say: a row per layer, and its last cell
+# (what the layer may include) the same layers.
+if [ -f README.md ]; then
+  for layer in "${!may_include[@]}"; do
+    row=$(grep -E "^\| \`$layer/\` \|" README.md || true)
+    if [ -z "$row" ]; then
+      refuse README.md "no row for the layer '$layer' in the table of the layers"
+      continue
+    fi
+    said=$(awk -F'|' '{ print $(NF - 1) }' <<<"$row" | tr ',' '\n' | tr -d ' ' | grep -v '^—$' |
+      grep . | sort | paste -sd ' ' || true)
+    rule=$(tr ' ' '\n' <<<"${may_include[$layer]}" | grep . | sort | paste -sd ' ' || true)
+    [ "$said" = "$rule" ] ||
+      refuse README.md "the row of '$layer' says it may include '${said}'; the rule says '${rule}'"
+  done
+fi
 
 if ((status == 0)); then echo "check-layers: every include goes the allowed way"; fi
 exit $status

@@ -144,4 +144,18 @@ TEST(RefereeMessages, TheCaseAndItsOperandsTravelWhole) {
   EXPECT_EQ(decoded.bytes, 393216);
 }
 
+TEST(RefereeMessages, AFailureTravelsWholeAndAStatusThatIsNoFailureReadsAsAnError) {
+  const kb::RefereeFailure told{KB_VERIFY_FAILED, "family draw", "no memory\tfor the near draw"};
+  const kb::RefereeFailure back = kb::decode_failure(kb::encode_failure(told));
+  EXPECT_EQ(back.status, KB_VERIFY_FAILED);
+  EXPECT_EQ(back.stage, "family draw");
+  EXPECT_EQ(back.message, told.message);
+  for (const kb_status odd : {KB_OK, static_cast<kb_status>(99)}) {
+    EXPECT_EQ(kb::decode_failure(kb::encode_failure({odd, "referee", ""})).status, KB_ERROR);
+  }
+  kb::Record without_stage = kb::encode_failure(told);
+  without_stage.erase("stage");
+  EXPECT_THROW(kb::decode_failure(without_stage), std::exception);
+}
+
 }  // namespace

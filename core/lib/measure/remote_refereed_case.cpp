@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <iterator>
 
 namespace kb {
@@ -24,13 +23,16 @@ void say(kb_message& message, const std::string& text) {
   std::snprintf(message.text, sizeof message.text, "%s", text.c_str());
 }
 
-// A `failed` answer's status and words.
-kb_status failure_of(const Record& fields, kb_message& message) {
-  const auto status = fields.find("status");
-  const auto words = fields.find("message");
-  say(message, words == fields.end() ? "the referee refused" : words->second);
-  const long value = status == fields.end() ? KB_ERROR : std::strtol(status->second.c_str(), nullptr, 10);
-  return value > KB_OK && value <= KB_VERIFY_FAILED ? static_cast<kb_status>(value) : KB_ERROR;
+// A `failed` answer, its words in `message`; a malformed one is the referee's error.
+RefereeFailure failure_of(const Record& fields, kb_message& message) {
+  RefereeFailure failure{KB_ERROR, "referee", ""};
+  try {
+    failure = decode_failure(fields);
+  } catch (const std::exception& e) {
+    failure.message = std::string("the referee's answer: ") + e.what();
+  }
+  say(message, failure.message);
+  return failure;
 }
 
 // The row names the family hook that failed, as the referee said.
@@ -82,8 +84,8 @@ CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketC
     return failed(KB_ERROR, "referee");
   }
   if (kind == "failed") {
-    const kb_status status = failure_of(fields, made.message);
-    return failed(status, known_stage(fields["stage"]));
+    const RefereeFailure failure = failure_of(fields, made.message);
+    return failed(failure.status, known_stage(failure.stage));
   }
   test->created_ = kind == "operands";
   if (!test->created_) {
@@ -175,7 +177,7 @@ kb_status RemoteRefereedCase::step(const std::string& kind, const Record& fields
     return KB_ERROR;
   }
   if (answer == "done") return KB_OK;
-  if (answer == "failed") return failure_of(answered, message);
+  if (answer == "failed") return failure_of(answered, message).status;
   say(message, "the referee answered '" + answer + "' to '" + kind + "'");
   return KB_ERROR;
 }
@@ -201,7 +203,7 @@ CheckAnswer RemoteRefereedCase::ask(const std::string& kind, const Record& field
     say(message, "the referee did not answer '" + kind + "'");
     return could_not(KB_ERROR);
   }
-  if (reply == "failed") return could_not(failure_of(answered, message));
+  if (reply == "failed") return could_not(failure_of(answered, message).status);
   try {
     if (reply != "checked") throw std::runtime_error("'" + reply + "' to '" + kind + "'");
     return decode_check_answer(answered);

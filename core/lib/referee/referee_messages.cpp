@@ -150,6 +150,24 @@ CheckAnswer decode_check_answer(const Record& record) {
   return answer;
 }
 
+Record encode_failure(const RefereeFailure& failure) {
+  return {{"status", std::to_string(static_cast<int>(failure.status))},
+          {"stage", failure.stage},
+          {"message", failure.message}};
+}
+
+RefereeFailure decode_failure(const Record& record) {
+  FieldReader in(record, "failure");
+  RefereeFailure failure;
+  const long long status = in.integer("status");
+  failure.status =
+      status > KB_OK && status <= KB_VERIFY_FAILED ? static_cast<kb_status>(status) : KB_ERROR;
+  failure.stage = in.text("stage");
+  failure.message = in.text("message");
+  in.expect_all_read();
+  return failure;
+}
+
 int RefereeVerdict::times(const std::string& check) const {
   const auto it = passed.find(check);
   return it == passed.end() ? 0 : it->second;

@@ -54,6 +54,17 @@ struct CheckAnswer {
 Record encode_check_answer(const CheckAnswer& answer);
 CheckAnswer decode_check_answer(const Record& record);
 
+// A request the referee could not carry out, for the worker: its status, the stage that failed (a
+// family hook's name, "poison", "referee") and the words.
+struct RefereeFailure {
+  kb_status status = KB_ERROR;
+  std::string stage;
+  std::string message;
+};
+Record encode_failure(const RefereeFailure& failure);
+// A status that is no failure (KB_OK, or none an ABI knows) reads as KB_ERROR.
+RefereeFailure decode_failure(const Record& record);
+
 // What the referee saw of one case, for the parent: the work it counted, each check it passed and
 // how many times, and the first failure. The row's verdict is this, never the worker's word.
 struct RefereeVerdict {

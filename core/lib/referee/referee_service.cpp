@@ -113,15 +113,18 @@ class Referee {
     }
   }
 
+  // `failure` told to the worker; the case's verdict keeps its first failure, in the row's words.
+  void fail(Connection& connection, const RefereeFailure& failure, const std::string& row_words) {
+    if (connection.verdict.failure_status == KB_OK) {
+      connection.verdict.failure_status = failure.status;
+      connection.verdict.failure = row_words;
+    }
+    connection.channel.send("failed", encode_failure(failure));
+  }
+
   // A request the worker may not make now: answered, and the case's verdict says so.
   void out_of_turn(Connection& connection, const std::string& what) {
-    if (connection.verdict.failure_status == KB_OK) {
-      connection.verdict.failure_status = KB_ERROR;
-      connection.verdict.failure = "the referee was asked " + what;
-    }
-    connection.channel.send("failed", {{"status", std::to_string(KB_ERROR)},
-                                       {"stage", "referee"},
-                                       {"message", "asked " + what}});
+    fail(connection, {KB_ERROR, "referee", "asked " + what}, "the referee was asked " + what);
   }
 
   void serve_worker(Connection& connection) {
@@ -178,13 +181,7 @@ class Referee {
       out_of_turn(connection, "'" + kind + "', which it does not know");
     } catch (const std::exception& e) {
       // The referee's own CUDA calls failed: the device is beyond use for this case.
-      if (connection.verdict.failure_status == KB_OK) {
-        connection.verdict.failure_status = KB_ERROR;
-        connection.verdict.failure = std::string("referee: ") + e.what();
-      }
-      connection.channel.send("failed", {{"status", std::to_string(KB_ERROR)},
-                                         {"stage", "referee"},
-                                         {"message", e.what()}});
+      fail(connection, {KB_ERROR, "referee", e.what()}, std::string("referee: ") + e.what());
     }
   }
 
@@ -194,13 +191,8 @@ class Referee {
       connection.channel.send("done", {});
       return;
     }
-    if (connection.verdict.failure_status == KB_OK) {
-      connection.verdict.failure_status = status;
-      connection.verdict.failure = std::string(stage) + ": " + plugin_text(message.text);
-    }
-    connection.channel.send("failed", {{"status", std::to_string(static_cast<int>(status))},
-                                       {"stage", stage},
-                                       {"message", plugin_text(message.text)}});
+    const std::string words = plugin_text(message.text);
+    fail(connection, {status, stage, words}, std::string(stage) + ": " + words);
   }
 
   void create(Connection& connection, std::vector<OwnedFd>& fds) {
@@ -210,12 +202,8 @@ class Referee {
     const RefereeCaseSpec& spec = *connection.spec;
     const KernelFamily* family = load_family(spec.family_file);
     if (family == nullptr) {
-      connection.verdict.failure_status = KB_ERROR;
-      connection.verdict.failure = "referee: " + family_errors_[spec.family_file];
-      connection.channel.send("failed", {{"status", std::to_string(KB_ERROR)},
-                                         {"stage", "referee"},
-                                         {"message", family_errors_[spec.family_file]}});
-      return;
+      const std::string& why = family_errors_[spec.family_file];
+      return fail(connection, {KB_ERROR, "referee", why}, "referee: " + why);
     }
     // What the worker prints (a hello's transcript) is what a family reads on its standard output.
     if (fds.size() == 1) {
@@ -230,9 +218,8 @@ class Referee {
         FamilyCase::create(*family, spec, stream, connection.verdict, connection.spare, status,
                            stage, message);
     if (!connection.running) {
-      connection.channel.send("failed", {{"status", std::to_string(static_cast<int>(status))},
-                                         {"stage", stage},
-                                         {"message", plugin_text(message.text)}});
+      // FamilyCase::create entered the failure in the verdict.
+      connection.channel.send("failed", encode_failure({status, stage, plugin_text(message.text)}));
       return;
     }
     connection.channel.send("operands", encode_operands(connection.running->operands()),
