@@ -15,7 +15,7 @@
 #include "run_progress.hpp"
 #include "store/case_key.hpp"
 #include "store/results_store.hpp"
-#include "store/row_builder.hpp"
+#include "judge/row_builder.hpp"
 #include "store/samples_writer.hpp"
 
 #include <atomic>

@@ -1,6 +1,6 @@
 #include "resume.hpp"
 
-#include "store/row_builder.hpp"
+#include "judge/row_builder.hpp"
 #include "util/shell_word.hpp"
 
 #include <unistd.h>

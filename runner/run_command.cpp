@@ -20,7 +20,7 @@
 #include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
-#include "store/row_builder.hpp"
+#include "judge/row_builder.hpp"
 #include "store/run_lock.hpp"
 #include "store/samples_writer.hpp"
 #include "tune/best_configs.hpp"

@@ -7,7 +7,7 @@
 #include "measure/counter_profiler.hpp"
 #include "measure/cupti_clock.hpp"
 #include "store/result_record.hpp"
-#include "store/row_builder.hpp"
+#include "judge/row_builder.hpp"
 #include "util/input_error.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,7 +1,7 @@
 // Each rule a row's timings are checked against, on synthetic figures: what makes a case
 // `implausible`, what only adds a note, and what passes.
 #include "device/peak_rates.hpp"
-#include "measure/plausibility.hpp"
+#include "judge/plausibility.hpp"
 
 #include <gtest/gtest.h>
 

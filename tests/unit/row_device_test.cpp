@@ -3,7 +3,7 @@
 // knows is held to the peak of its math.
 #include "device/device_info.hpp"
 #include "store/result_record.hpp"
-#include "store/row_builder.hpp"
+#include "judge/row_builder.hpp"
 
 #include <gtest/gtest.h>
 

@@ -767,7 +767,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
                     : sampling.held    ? TimingMethod::held
                                        : TimingMethod::plain;
     result.sample_launches = sampling.launches;
-    // The allowance of the launch accounting (plausibility.hpp): a sample of several launches
+    // The allowance of the launch accounting (judge/plausibility.hpp): a sample of several launches
     // against a launch alone, on a kernel of kbench's own of about the same length.
     if (sampling.held && sampling.launches > 1 && !sampling.single_us.empty()) {
       const double alone_us =

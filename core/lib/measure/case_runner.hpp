@@ -1,7 +1,7 @@
 // Runs the cases of one plugin inside a worker: set-up (by the family for a version 3 strategy),
 // warm-up, timed launches until the stopping rule is satisfied with a few of them checked, the
 // self-checks, the verdict, teardown. Produces the case's outcome; the parent decides its final
-// status (measure/plausibility.hpp).
+// status (judge/plausibility.hpp).
 #pragma once
 
 #include "case/case_outcome.hpp"

@@ -3,7 +3,7 @@
 // device time those records hold, per launch, on every stream of the context. Beside the events'
 // median (one stream, launches held), the batch's events (`batch_us`) and the host's clock
 // (`host_us`), it sees what ran and where: how many kernels a launch enqueued whatever the plugin
-// says, and whether any ran on a stream other than the one given (measure/plausibility.hpp judges
+// says, and whether any ran on a stream other than the one given (judge/plausibility.hpp judges
 // it). CUPTI is loaded at run time (device/cupti_library.hpp): without it, or where the driver
 // refuses tracing, the clock says why once and stays off.
 #pragma once

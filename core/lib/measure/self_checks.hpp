@@ -1,4 +1,4 @@
-// The timings a row is checked against besides its held samples (measure/plausibility.hpp judges
+// The timings a row is checked against besides its held samples (judge/plausibility.hpp judges
 // them): the same case launched back to back, a launch timed by the host around a device-wide
 // synchronise, and the operations one launch puts on the stream it is given.
 #pragma once

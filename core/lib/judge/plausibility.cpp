@@ -1,4 +1,4 @@
-#include "measure/plausibility.hpp"
+#include "judge/plausibility.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-// Composes a results row: the run's and the device's metadata, the case, the worker's measurements
-// and the derived throughput and fraction of peak.
+// Composes a results row: the run's and the device's metadata, the case, the worker's measurements,
+// and the judgement (case_judgement.hpp): the status, the throughput and the fraction of peak.
 #pragma once
 
 #include "case/case_outcome.hpp"
@@ -19,8 +19,7 @@ struct RunContext {
 };
 
 // `device` is null for host plugins; `measured` holds what the device measurably moves (zeros
-// when not measured). The row's status is decided here: an `ok` the plausibility checks refuse
-// becomes `implausible`.
+// when not measured).
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     const MeasuredBandwidth& measured, const CaseOutcome& outcome);
 
