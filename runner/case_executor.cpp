@@ -20,8 +20,7 @@ using Received = WorkerProcess::Received;
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
 CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
-  return CaseKey(record_of(build_row(run.context, c, nullptr, {}, CaseOutcome{})),
-                 run.options.split);
+  return CaseKey(planned_record(run.context, c), run.options.split);
 }
 
 CaseExecutor::~CaseExecutor() {

@@ -61,7 +61,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
   std::vector<Problem> problems;
   std::vector<std::map<Configuration, PlannedCase>> configurations;
   for (const auto& c : plan.cases) {
-    const ResultRecord row = record_of(build_row(context, c, nullptr, {}, {}));
+    const ResultRecord row = planned_record(context, c);
     const BestKey key = best_key(row);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
       return p.key == key && p.device == c.request.device;

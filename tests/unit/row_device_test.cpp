@@ -1,7 +1,8 @@
 // What a row says of its device's code and peaks: the code the planner chose, read back; a
 // computing case on a GPU the peak table lacks holds no roof and says why, where one the table
-// knows is held to the peak of its math.
+// knows is held to the peak of its math; and a planned case's cells are its row's.
 #include "device/device_info.hpp"
+#include "store/case_key.hpp"
 #include "store/result_record.hpp"
 #include "judge/row_builder.hpp"
 
@@ -63,6 +64,44 @@ TEST(RowDevice, AGenerationTheTableLacksGetsNoRoofAndSaysWhy) {
   EXPECT_EQ(gb10.get("message"), "no peak rates for compute capability 12.1 in kbench's table: "
                                  "no fraction of peak, no FLOP/s check");
   EXPECT_FALSE(gb10.get("gflops").empty());  // the rate itself stands
+}
+
+// --resume and tune find a planned case's rows by the cells planned_record gives: the same cells
+// as the row its run writes, whatever the outcome and the device.
+TEST(RowDevice, APlannedCaseHasTheKeyAndCellsOfTheRowItsRunWrites) {
+  auto plugin = std::make_shared<PluginInfo>();
+  plugin->name = "transpose/tiled";
+  plugin->version = "3";
+  plugin->family = "transpose";
+  plugin->device = KB_DEVICE_CUDA;
+  PlannedCase c;
+  c.plugin = plugin;
+  c.request.dtype = KB_DTYPE_F64;
+  c.request.device = 1;
+  c.request.op = "op";
+  c.request.shape = parse_sizes("8192x4096").front();
+  c.request.block = parse_blocks("32x8").front();
+  c.request.params = "tile=64";
+  c.request.seed = 7;
+  c.repetition = 2;
+  c.code = "sm_90";
+  CaseOutcome outcome;
+  outcome.status = CaseStatus::ok;
+  outcome.samples = SampleSummary{20, 1000, 999, 1000, 1, 0.001, true};
+  const RunContext run{"night", "h", "cold"};
+  const ResultRecord planned = planned_record(run, c);
+  const ResultRecord written =
+      record_of(build_row(run, c, nullptr, MeasuredBandwidth{}, outcome));
+  for (const bool any_device : {false, true}) {
+    EXPECT_TRUE(CaseKey(planned, any_device) == CaseKey(written, any_device));
+  }
+  for (const CaseColumn column : kCaseInRun.list()) {
+    EXPECT_EQ(planned.cell(column).str(), written.cell(column).str()) << column_name(column);
+  }
+  EXPECT_EQ(planned.shape.str(), "8192x4096");
+  EXPECT_EQ(planned.repetition.str(), "2");
+  EXPECT_EQ(planned.run_id.str(), "night");
+  EXPECT_EQ(planned.code, written.code);
 }
 
 }  // namespace

@@ -33,15 +33,48 @@ std::string utc_timestamp() {
   return text;
 }
 
+namespace {
+
+// The cells of the run and the planned case: what the case is, before anything ran.
+void write_case_cells(ResultRow& row, const RunContext& run, const PlannedCase& c) {
+  const PluginInfo& api = *c.plugin;
+  row.set("run_id", run.run_id);
+  row.set("host", run.host);
+  row.set("kbench_version", kKbenchVersion);
+  row.set("device", c.request.device < 0 ? "host" : std::to_string(c.request.device));
+  row.set("family", api.family);
+  row.set("plugin", api.name);
+  row.set("plugin_version", api.version);
+  row.set("referee", api.refereed_by_family() ? "family" : "plugin");
+  if (api.kernel) {
+    row.set("kernel_file", api.kernel->file);
+    row.set("kernel_sha256", api.kernel->sha256);
+  }
+  row.set("code", c.code);
+  row.set("dtype", dtype_name(c.request.dtype));
+  row.set("repetition", std::to_string(c.repetition));
+  row.set("op", c.request.op);
+  row.set("shape", format_extent(c.request.shape));
+  row.set("block", format_block(c.request.block));
+  row.set("params", c.request.params);
+  row.set("seed", std::to_string(c.request.seed));
+  row.set("cache", run.cache);
+}
+
+}  // namespace
+
+ResultRecord planned_record(const RunContext& run, const PlannedCase& c) {
+  ResultRow row;
+  write_case_cells(row, run, c);
+  return record_of(row);
+}
+
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     const MeasuredBandwidth& measured, const CaseOutcome& outcome) {
   const double copy_gbps = measured.copy_gbps;
   ResultRow row;
-  const PluginInfo& api = *c.plugin;
   row.set("timestamp_utc", utc_timestamp());
-  row.set("run_id", run.run_id);
-  row.set("host", run.host);
-  row.set("kbench_version", kKbenchVersion);
+  write_case_cells(row, run, c);
   if (device != nullptr) {
     row.set("gpu_name", device->name);
     row.set("gpu_uuid", device->uuid);
@@ -57,26 +90,8 @@ ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInf
     row.set("driver_version", device->driver_version);
     row.set("runtime_version", device->runtime_version);
   }
-  row.set("device", c.request.device < 0 ? "host" : std::to_string(c.request.device));
-  row.set("family", api.family);
-  row.set("plugin", api.name);
-  row.set("plugin_version", api.version);
-  row.set("referee", api.refereed_by_family() ? "family" : "plugin");
-  if (api.kernel) {
-    row.set("kernel_file", api.kernel->file);
-    row.set("kernel_sha256", api.kernel->sha256);
-    row.set("kernel_compiler", outcome.kernel_compiler);
-  }
-  row.set("code", c.code);
-  row.set("dtype", dtype_name(c.request.dtype));
-  row.set("repetition", std::to_string(c.repetition));
-  row.set("op", c.request.op);
-  row.set("shape", format_extent(c.request.shape));
-  row.set("block", format_block(c.request.block));
-  row.set("params", c.request.params);
+  if (c.plugin->kernel) row.set("kernel_compiler", outcome.kernel_compiler);
   if (outcome.launch) row.set("grid", dims(outcome.launch->grid));
-  row.set("seed", std::to_string(c.request.seed));
-  row.set("cache", run.cache);
   if (const auto& s = outcome.samples) {
     row.set("samples", std::to_string(s->count));
     row.set("median_us", significant_text(s->median_us));

@@ -6,6 +6,7 @@
 #include "device/bandwidth.hpp"
 #include "device/device_info.hpp"
 #include "plan/plan.hpp"
+#include "store/result_record.hpp"
 #include "store/result_schema.hpp"
 
 #include <string>
@@ -22,6 +23,11 @@ struct RunContext {
 // when not measured).
 ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     const MeasuredBandwidth& measured, const CaseOutcome& outcome);
+
+// The cells a planned case's row will have before anything ran (the run's, the plugin's, the
+// case's), read back as a record: what identifies the case (store/case_key.hpp) and what a tune
+// groups it by, as its row will write them.
+ResultRecord planned_record(const RunContext& run, const PlannedCase& c);
 
 std::string utc_timestamp();  // 2026-11-21T23:59:01Z
 

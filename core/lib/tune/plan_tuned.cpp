@@ -13,7 +13,7 @@ GpuModelCells model_of(int device, const std::map<int, GpuModelCells>& models) {
   return model == models.end() ? GpuModelCells{} : model->second;
 }
 
-// Formatted as build_row formats a row's cells, so a planned case finds its entry.
+// Formatted as a row writes its cells (judge/row_builder.hpp), so a planned case finds its entry.
 BestKey key_of(const PluginInfo& plugin, const CaseRequest& r,
                const std::map<int, GpuModelCells>& models) {
   const GpuModelCells gpu = model_of(r.device, models);
