@@ -8,6 +8,7 @@
 #include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "plugin/kernel_manifest.hpp"
+#include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
@@ -54,17 +55,13 @@ void compile_kernel(Record& fields) {
     try {
       check = check_kernel_file(manifest, cases, std::stoi(fields["device"]),
                                 CodeCache(kernel_cache_dir()),
-                                [](const std::string& what) { send("step", {{"name", what}}); });
+                                [](const std::string& what) { send("step", encode_step(what)); });
     } catch (const KernelBuildError& e) {
       throw InputError(file + ": " + e.what());
     }
-    Record answer{{"summary", check.summary}};
-    for (const auto& [index, reason] : check.unsupported) {
-      answer["unsupported." + std::to_string(index)] = reason;
-    }
-    send("built", answer);
+    send("built", encode_built(KernelCheckAnswer{check.summary, check.unsupported}));
   } catch (const std::exception& e) {
-    send("refused", {{"reason", e.what()}});
+    send("refused", encode_reason(e.what()));
   }
 }
 

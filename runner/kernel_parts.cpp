@@ -2,6 +2,7 @@
 
 #include "kernel/code_cache.hpp"
 #include "plugin/kernel_manifest.hpp"
+#include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/worker_process.hpp"
 #include "util/input_error.hpp"
@@ -40,22 +41,26 @@ PluginProbe::KernelBuild compile_in_child(const PluginInfo& kernel,
   if (child.send("kernel", fields)) {
     while (true) {
       const auto status = child.receive(kind, answer, kCompileSilenceMs);
-      if (status == WorkerProcess::Received::record && kind == "step") {
-        step = answer["name"];
-        continue;
-      }
-      if (status == WorkerProcess::Received::record && kind == "built") {
-        build.built = true;
-        build.summary = answer["summary"];
-        for (const auto& [key, reason] : answer) {
-          if (key.rfind("unsupported.", 0) != 0) continue;
-          const std::size_t index = std::stoul(key.substr(12));
-          if (index < cases.size()) build.unsupported[index] = reason;
+      try {
+        if (status == WorkerProcess::Received::record && kind == "step") {
+          step = decode_step(answer);
+          continue;
         }
-        return build;
-      }
-      if (status == WorkerProcess::Received::record && kind == "refused") {
-        build.failure = answer["reason"];
+        if (status == WorkerProcess::Received::record && kind == "built") {
+          KernelCheckAnswer said = decode_built(answer, cases.size());
+          build.built = true;
+          build.summary = std::move(said.summary);
+          build.unsupported = std::move(said.unsupported);
+          return build;
+        }
+        if (status == WorkerProcess::Received::record && kind == "refused") {
+          build.failure = decode_reason(answer);
+          return build;
+        }
+      } catch (const ProtocolError& e) {
+        child.kill();
+        build.failure = kernel.file + ": compiling it, kbench compile answered out of protocol (" +
+                        e.what() + ")";
         return build;
       }
       if (status == WorkerProcess::Received::timeout) {

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "plugin/loader.hpp"
+#include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
@@ -110,7 +111,7 @@ void check_kernel(Record& fields) {
     }
     const std::string family_file = fields["family-file"];
     if (family_file.empty()) throw InputError(file + ": no library of its family");
-    send("step", {{"name", "loading the family library"}});
+    send("step", encode_step("loading the family library"));
     const auto family = load_plugin(family_file);
     if (family->family == nullptr) throw InputError(family_file + " is not a family");
     for (auto& manifest : manifests) {
@@ -119,9 +120,9 @@ void check_kernel(Record& fields) {
         throw InputError(file + ": " + (manifests.size() > 1 ? manifest.name + ": " : "") + wrong);
       }
     }
-    send("built", {{"summary", ""}});
+    send("built", encode_built({}));
   } catch (const std::exception& e) {
-    send("refused", {{"reason", e.what()}});
+    send("refused", encode_reason(e.what()));
   }
 }
 
@@ -147,7 +148,7 @@ int probe_command(const std::vector<std::string>&) {
 
   std::string served;  // the file this probe answers for
   std::shared_ptr<const LoadedPlugin> plugin;
-  const auto step = [](const char* name) { send("step", {{"name", name}}); };
+  const auto step = [](const char* name) { send("step", encode_step(name)); };
   LineReader input(0);
   std::string line, kind;
   Record fields;
@@ -156,12 +157,12 @@ int probe_command(const std::vector<std::string>&) {
     g_sequence = take_sequence(fields).value_or(0);
     const std::string file = fields["file"];
     if (!trouble.empty()) {
-      send("short", {{"reason", trouble}});
+      send("short", encode_reason(trouble));
       continue;
     }
     if (served.empty()) served = file;
     if (file != served) {
-      send("refused", {{"reason", "this probe answers for " + served + " alone"}});
+      send("refused", encode_reason("this probe answers for " + served + " alone"));
       continue;
     }
     if (kind == "kernel") {
@@ -171,16 +172,16 @@ int probe_command(const std::vector<std::string>&) {
     fields.erase("file");
     if (!plugin) {
       if (!descriptors_to_load()) {
-        send("short", {{"reason", ShortOfResources("load " + file, std::strerror(EMFILE)).what()}});
+        send("short", encode_reason(ShortOfResources("load " + file, std::strerror(EMFILE)).what()));
         continue;
       }
       try {
         plugin = load_plugin(file, step);
       } catch (const LoadError& e) {
-        send("refused", {{"reason", e.what()}});
+        send("refused", encode_reason(e.what()));
         continue;
       } catch (const ShortOfResources& e) {
-        send("short", {{"reason", e.what()}});
+        send("short", encode_reason(e.what()));
         continue;
       }
     }
@@ -193,7 +194,7 @@ int probe_command(const std::vector<std::string>&) {
       step("accepts()");
       const auto accepts = plugin->api ? plugin->api->accepts : plugin->family->accepts;
       const bool accepted = accepts == nullptr || accepts(&c, &why) != 0;
-      send("verdict", {{"accepted", accepted ? "1" : "0"}, {"why", plugin_text(why.text)}});
+      send("verdict", encode_accepts_answer({accepted, plugin_text(why.text)}));
     }
   }
   return 0;

@@ -1,5 +1,6 @@
 #include "protocol/file_probe.hpp"
 
+#include "protocol/child_answers.hpp"
 #include "util/number_text.hpp"
 
 #include <stdexcept>
@@ -27,14 +28,19 @@ FileProbe::Answer FileProbe::ask(const std::string& kind, Record fields) {
       const auto status = process_->receive(answer.kind, answer.fields, timeout_ms_);
       using Received = WorkerProcess::Received;
       if (status == Received::record && answer.kind == "step") {
-        step = answer.fields["name"];
+        try {
+          step = decode_step(answer.fields);
+        } catch (const ProtocolError& e) {
+          answer.failure = step + ": probe protocol error: " + e.what();
+          break;
+        }
         ran_plugin_code_ = true;
         continue;
       }
       if (status == Received::record && answer.kind == "short") {
         // Before the plugin's code ran, the probe found kbench short (descriptors, memory, room
         // for its temporary folder): no file is to blame.
-        if (!ran_plugin_code_) throw std::runtime_error(answer.fields["reason"]);
+        if (!ran_plugin_code_) throw std::runtime_error(decode_reason(answer.fields));
         answer.failure = step + " left its probe process short of descriptors or memory";
         break;
       }

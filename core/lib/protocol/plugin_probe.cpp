@@ -2,8 +2,8 @@
 
 #include "case/case_spec.hpp"
 #include "plugin/kernel_manifest.hpp"
+#include "protocol/child_answers.hpp"
 #include "protocol/sandbox.hpp"
-#include "util/number_text.hpp"
 #include "util/short_of_resources.hpp"
 
 #include <algorithm>
@@ -16,9 +16,13 @@
 namespace kb {
 namespace {
 
-std::string field(const Record& record, const char* key) {
-  const auto it = record.find(key);
-  return it == record.end() ? "" : it->second;
+// A `refused` answer's reason; a malformed one says so.
+std::string refusal_of(const Record& fields) {
+  try {
+    return decode_reason(fields);
+  } catch (const ProtocolError& e) {
+    return std::string("probe protocol error: ") + e.what();
+  }
 }
 
 // Probes loading at once. A probe's time is mostly its start and the loader mapping libraries
@@ -95,7 +99,7 @@ std::shared_ptr<const PluginInfo> PluginProbe::load_with(std::unique_ptr<FilePro
     if (plugin->has_accepts) keep(std::move(probe));
     return plugin;
   }
-  failure = answer.kind == "refused" ? field(answer.fields, "reason")
+  failure = answer.kind == "refused" ? refusal_of(answer.fields)
             : answer.kind.empty()    ? answer.failure
                                      : "probe protocol error: unexpected '" + answer.kind + "'";
   return nullptr;
@@ -247,10 +251,16 @@ Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& req
   auto probe = probe_of(plugin.file);
   const FileProbe::Answer answer = probe->ask("accepts", encode_case(request));
   keep(std::move(probe));
+  std::string malformed = "probe protocol error: unexpected '" + answer.kind + "'";
   if (answer.kind == "verdict") {
-    verdict.accepted = field(answer.fields, "accepted") == "1";
-    verdict.reason = field(answer.fields, "why");
-    return verdict;
+    try {
+      const AcceptsAnswer said = decode_accepts_answer(answer.fields);
+      verdict.accepted = said.accepted;
+      verdict.reason = said.why;
+      return verdict;
+    } catch (const ProtocolError& e) {
+      malformed = std::string("probe protocol error: ") + e.what();
+    }
   }
   if (answer.kind.empty()) {
     verdict.fault =
@@ -259,9 +269,8 @@ Acceptance PluginProbe::accepts(const PluginInfo& plugin, const CaseRequest& req
   } else {
     verdict.fault = CaseOutcome::without_run(
         CaseStatus::error, answer.kind == "refused"
-                               ? "the probe could not load it again: " +
-                                     field(answer.fields, "reason")
-                               : "probe protocol error: unexpected '" + answer.kind + "'");
+                               ? "the probe could not load it again: " + refusal_of(answer.fields)
+                               : malformed);
   }
   // Asked again, a crashing or hanging accepts() would cost the same for every later case.
   faulted_[plugin.file] = CaseOutcome::without_run(
@@ -285,17 +294,17 @@ PluginProbe::KernelBuild PluginProbe::build_kernel(const PluginInfo& kernel,
   FileProbe probe(executable_, kernel.file, timeout_ms_);
   const FileProbe::Answer answer = probe.ask("kernel", fields);
   if (answer.kind == "built") {
-    build.built = true;
-    build.summary = field(answer.fields, "summary");
-    for (const auto& [key, reason] : answer.fields) {
-      if (key.rfind("unsupported.", 0) != 0) continue;
-      if (const auto index = parse_unsigned(key.substr(12)); index && *index < cases.size()) {
-        build.unsupported[static_cast<std::size_t>(*index)] = reason;
-      }
+    try {
+      KernelCheckAnswer said = decode_built(answer.fields, cases.size());
+      build.built = true;
+      build.summary = std::move(said.summary);
+      build.unsupported = std::move(said.unsupported);
+    } catch (const ProtocolError& e) {
+      build.failure = std::string("probe protocol error: ") + e.what();
     }
     return build;
   }
-  build.failure = answer.kind == "refused" ? field(answer.fields, "reason")
+  build.failure = answer.kind == "refused" ? refusal_of(answer.fields)
                   : answer.kind.empty()
                       ? "checking it, the probe process " + answer.failure
                       : "probe protocol error: unexpected '" + answer.kind + "'";
