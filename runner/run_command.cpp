@@ -32,6 +32,7 @@
 #include <kbench/support/random.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -231,13 +232,21 @@ int run_command(const std::vector<std::string>& args) {
   std::map<int, std::vector<PlannedCase>> by_device;
   for (const auto& c : plan.cases) by_device[c.request.device].push_back(c);
   std::vector<std::unique_ptr<CaseQueue>> queues;
-  std::vector<std::pair<CaseQueue*, std::optional<int>>> lanes;
+  struct Lane {
+    CaseQueue* queue;
+    std::optional<int> device;  // with --split: the device this lane takes the queue's cases to
+    std::string name;           // "host", "device 0", for the time: line
+  };
+  std::vector<Lane> lanes;
   for (auto& [device, cases] : by_device) {
     queues.push_back(std::make_unique<CaseQueue>(std::move(cases)));
     if (options.split && device >= 0) {
-      for (int d : devices) lanes.emplace_back(queues.back().get(), d);
+      for (int d : devices) {
+        lanes.push_back({queues.back().get(), d, "device " + std::to_string(d)});
+      }
     } else {
-      lanes.emplace_back(queues.back().get(), std::nullopt);
+      lanes.push_back({queues.back().get(), std::nullopt,
+                       device < 0 ? "host" : "device " + std::to_string(device)});
     }
   }
   if (lanes.size() > static_cast<std::size_t>(kMaxLanes)) {
@@ -255,10 +264,14 @@ int run_command(const std::vector<std::string>& args) {
             << "\n";
   std::vector<std::thread> threads;
   int lane = 0;
-  for (const auto& [queue, device] : lanes) {
-    threads.emplace_back([&shared, &done, lane, queue = queue, device = device] {
+  for (const Lane& each : lanes) {
+    threads.emplace_back([&shared, &done, lane, &each] {
+      const auto start = std::chrono::steady_clock::now();
       try {
-        run_lane(shared, lane, *queue, device, done);
+        run_lane(shared, lane, *each.queue, each.device, done);
+        shared.progress.lane_finished(
+            each.name,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       } catch (...) {
         // A lane's fault ends the run, said by main; the other lanes finish their case in flight.
         const std::lock_guard<std::mutex> lock(shared.failure_mutex);

@@ -34,6 +34,11 @@ void RunProgress::worker_started(double seconds) {
   worker_start_seconds_ += seconds;
 }
 
+void RunProgress::lane_finished(const std::string& lane, double seconds) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  lanes_.push_back({lane, seconds});
+}
+
 void RunProgress::note_once(const std::string& line) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (!noted_.insert(line).second) return;
@@ -70,7 +75,8 @@ void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
 }
 
 // Wall time, and the time of every lane summed: what the GPUs' timing loops took against the host
-// work around them (worker starts, inputs and references, verification).
+// work around them (worker starts, inputs and references, verification); last, with several
+// lanes, each lane's wall time, slowest first.
 void RunProgress::print_time() const {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::cout << "time: " << fixed_text(wall, 1) << " s; summed over the lanes: " << worker_starts_
@@ -86,7 +92,7 @@ void RunProgress::print_time() const {
     }
     std::cout << ")";
   }
-  std::cout << "\n";
+  std::cout << lane_times_text(lanes_) << "\n";
 }
 
 void RunProgress::print_cases() const {

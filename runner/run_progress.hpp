@@ -6,6 +6,7 @@
 
 #include "case/case_outcome.hpp"
 #include "store/result_schema.hpp"
+#include "util/lane_times.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -25,6 +26,8 @@ class RunProgress {
   void finished(const ResultRow& row, const CaseOutcome& outcome);
   void skipped_resumed();
   void worker_started(double seconds);
+  // A lane ran out of cases after `seconds` ("host", "device 0").
+  void lane_finished(const std::string& lane, double seconds);
   // A line about the whole run (CUPTI missing, counters refused), printed once however many cases
   // say it.
   void note_once(const std::string& line);
@@ -46,6 +49,7 @@ class RunProgress {
   double worker_start_seconds_ = 0;
   // The worker's phases (setup, timing, verify), summed over the cases of every lane.
   PhaseSeconds phase_seconds_;
+  std::vector<LaneTime> lanes_;
   std::set<std::string> noted_;
   std::mutex mutex_;  // lanes report concurrently
 };
