@@ -51,6 +51,8 @@ RemoteRefereedCase::RemoteRefereedCase(const KernelPlugin& strategy, const Packe
 
 RemoteRefereedCase::~RemoteRefereedCase() {
   if (strategy_state_ != nullptr && strategy_.release != nullptr) strategy_.release(strategy_state_);
+  // The host mappings kept for a later case; the device ones closed here, before the referee
+  // frees what they map.
   kept_.keep(inputs_);
   kept_.keep(outputs_);
   if (created_) {
