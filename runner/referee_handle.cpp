@@ -2,7 +2,6 @@
 
 #include "plugin/loader.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
 namespace kb {
@@ -28,19 +27,23 @@ RefereeHandle::RefereeHandle(int device, std::pair<PacketChannel, PacketChannel>
   std::string kind;
   Record hello;
   const auto received = process_.receive(kind, hello, kGreetingMs);
-  if (received != WorkerProcess::Received::record || kind != "hello" || hello.count("error")) {
-    const std::string why = hello.count("error") ? hello["error"]
+  RefereeGreeting greeting;
+  if (received == WorkerProcess::Received::record && kind == "hello") {
+    try {
+      greeting = decode_greeting(hello);
+    } catch (const std::exception& e) {
+      greeting.error = std::string("its greeting: ") + e.what();
+    }
+  }
+  if (received != WorkerProcess::Received::record || kind != "hello" || !greeting.error.empty()) {
+    const std::string why = !greeting.error.empty() ? greeting.error
                             : received == WorkerProcess::Received::timeout
                                 ? "no greeting within " + std::to_string(kGreetingMs / 1000) + " s"
                                 : "it " + process_.finish();
     process_.kill();
     throw std::runtime_error("the referee could not start: " + why);
   }
-  if (hello.count("copy_gbps")) {
-    bandwidth_.copy_gbps = std::strtod(hello["copy_gbps"].c_str(), nullptr);
-    bandwidth_.read_gbps = std::strtod(hello["read_gbps"].c_str(), nullptr);
-    bandwidth_.l2_gbps = std::strtod(hello["l2_gbps"].c_str(), nullptr);
-  }
+  if (greeting.measured) bandwidth_ = *greeting.measured;
 }
 
 RefereeHandle::~RefereeHandle() {
@@ -66,20 +69,26 @@ std::optional<int> RefereeHandle::connect(PacketChannel& worker_end) {
   auto [ours, theirs] = PacketChannel::pair();
   Record answer;
   if (ask("connect", {}, answer, {ours.fd()}) != "connected") return std::nullopt;
-  worker_end = std::move(theirs);
-  return std::atoi(answer["connection"].c_str());
+  try {
+    const int connection = decode_connection(answer);
+    worker_end = std::move(theirs);
+    return connection;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 bool RefereeHandle::announce(int connection, const RefereeCaseSpec& spec) {
-  Record fields = encode_case_spec(spec);
-  fields["connection"] = std::to_string(connection);
+  Record fields = encode_connection(connection);
+  Record spec_fields = encode_case_spec(spec);
+  fields.merge(spec_fields);
   Record answer;
   return ask("case", fields, answer) == "ready";
 }
 
 std::optional<RefereeVerdict> RefereeHandle::verdict(int connection) {
   Record answer;
-  if (ask("verdict", {{"connection", std::to_string(connection)}}, answer) != "verdict") {
+  if (ask("verdict", encode_connection(connection), answer) != "verdict") {
     return std::nullopt;
   }
   try {
@@ -91,7 +100,7 @@ std::optional<RefereeVerdict> RefereeHandle::verdict(int connection) {
 
 void RefereeHandle::disconnect(int connection) {
   Record answer;
-  ask("disconnect", {{"connection", std::to_string(connection)}}, answer);
+  ask("disconnect", encode_connection(connection), answer);
 }
 
 }  // namespace kb

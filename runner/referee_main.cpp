@@ -9,8 +9,8 @@
 #include "protocol/record.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
+#include "referee/referee_messages.hpp"
 #include "referee/referee_service.hpp"
-#include "util/number_text.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -32,21 +32,17 @@ int referee_command(const std::vector<std::string>& args) {
   signal(SIGINT, SIG_IGN);
   if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, 1), ::close(null);
   const int device = args.size() == 2 && args[0] == "--device" ? std::atoi(args[1].c_str()) : -1;
-  Record hello;
+  RefereeGreeting greeting;
   try {
     if (device >= 0) open_device(device);
     enter_sandbox();
-    if (device >= 0) {
-      const MeasuredBandwidth measured = measure_bandwidth(device);
-      hello["copy_gbps"] = exact_text(measured.copy_gbps);
-      hello["read_gbps"] = exact_text(measured.read_gbps);
-      hello["l2_gbps"] = exact_text(measured.l2_gbps);
-    }
+    if (device >= 0) greeting.measured = measure_bandwidth(device);
   } catch (const std::exception& e) {
-    hello["error"] = e.what();
+    greeting.error = e.what();
   }
+  Record hello = encode_greeting(greeting);
   set_sequence(hello, 0);
-  if (!write_text(kGreetingFd, encode_record("hello", hello)) || hello.count("error")) return 1;
+  if (!write_text(kGreetingFd, encode_record("hello", hello)) || !greeting.error.empty()) return 1;
   serve_referee(PacketChannel(kControlFd), device);
   return 0;
 }

@@ -158,4 +158,29 @@ TEST(RefereeMessages, AFailureTravelsWholeAndAStatusThatIsNoFailureReadsAsAnErro
   EXPECT_THROW(kb::decode_failure(without_stage), std::exception);
 }
 
+TEST(RefereeMessages, TheGreetingCarriesTheMeasuredRoofsWholeOrWhyNot) {
+  kb::RefereeGreeting measured;
+  measured.measured = kb::MeasuredBandwidth{4128.8000000000002, 4390.25, 11034.5};
+  const kb::RefereeGreeting back = kb::decode_greeting(kb::encode_greeting(measured));
+  ASSERT_TRUE(back.measured);
+  EXPECT_EQ(back.measured->copy_gbps, 4128.8000000000002);
+  EXPECT_EQ(back.measured->l2_gbps, 11034.5);
+  EXPECT_TRUE(back.error.empty());
+  EXPECT_FALSE(kb::decode_greeting(kb::encode_greeting({})).measured);  // a host cases' referee
+  kb::RefereeGreeting failed;
+  failed.error = "no room for its temporary folder";
+  EXPECT_EQ(kb::decode_greeting(kb::encode_greeting(failed)).error, failed.error);
+  kb::Record half = kb::encode_greeting(measured);
+  half.erase("l2_gbps");
+  EXPECT_THROW(kb::decode_greeting(half), std::exception);
+}
+
+TEST(RefereeMessages, AConnectionTravelsAsItsNumberAndNothingElse) {
+  EXPECT_EQ(kb::decode_connection(kb::encode_connection(7)), 7);
+  kb::Record more = kb::encode_connection(7);
+  more["why"] = "x";
+  EXPECT_THROW(kb::decode_connection(more), std::exception);
+  EXPECT_THROW(kb::decode_connection({{"connection", "-1"}}), std::exception);
+}
+
 }  // namespace

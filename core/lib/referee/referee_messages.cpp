@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace kb {
 namespace {
@@ -148,6 +149,42 @@ CheckAnswer decode_check_answer(const Record& record) {
   answer.figures = decode_figures(in);
   in.expect_all_read();
   return answer;
+}
+
+Record encode_greeting(const RefereeGreeting& greeting) {
+  if (!greeting.error.empty()) return {{"error", greeting.error}};
+  if (!greeting.measured) return {};
+  return {{"copy_gbps", exact_text(greeting.measured->copy_gbps)},
+          {"read_gbps", exact_text(greeting.measured->read_gbps)},
+          {"l2_gbps", exact_text(greeting.measured->l2_gbps)}};
+}
+
+RefereeGreeting decode_greeting(const Record& record) {
+  FieldReader in(record, "hello");
+  RefereeGreeting greeting;
+  if (in.has("error")) {
+    greeting.error = in.text("error");
+  } else if (in.has("copy_gbps")) {
+    MeasuredBandwidth measured;
+    measured.copy_gbps = in.number("copy_gbps");
+    measured.read_gbps = in.number("read_gbps");
+    measured.l2_gbps = in.number("l2_gbps");
+    greeting.measured = measured;
+  }
+  in.expect_all_read();
+  return greeting;
+}
+
+Record encode_connection(int connection) { return {{"connection", std::to_string(connection)}}; }
+
+int decode_connection(const Record& record) {
+  FieldReader in(record, "connection");
+  const long long connection = in.integer("connection");
+  if (connection < 0 || connection > std::numeric_limits<int>::max()) {
+    in.refuse("with a connection out of range");
+  }
+  in.expect_all_read();
+  return static_cast<int>(connection);
 }
 
 Record encode_failure(const RefereeFailure& failure) {

@@ -6,6 +6,7 @@
 
 #include "case/case_outcome.hpp"
 #include "case/case_request.hpp"
+#include "device/bandwidth.hpp"
 #include "protocol/record.hpp"
 #include "referee/shared_operands.hpp"
 
@@ -18,6 +19,20 @@
 #include <vector>
 
 namespace kb {
+
+// The referee's greeting to the parent, before any request: the device's roofs, measured before
+// any plugin code ran on its behalf (none for a referee of host cases), or why it cannot serve.
+struct RefereeGreeting {
+  std::optional<MeasuredBandwidth> measured;
+  std::string error;
+};
+Record encode_greeting(const RefereeGreeting& greeting);
+RefereeGreeting decode_greeting(const Record& record);
+
+// The connection a control request or its answer is about (`connected`, `verdict`,
+// `disconnect`): a worker's channel to the referee, by the number the referee gave it.
+Record encode_connection(int connection);
+int decode_connection(const Record& record);
 
 // The case a worker is about to run, from the parent.
 struct RefereeCaseSpec {

@@ -65,7 +65,7 @@ class Referee {
     if (kind == "connect" && fds.size() == 1) {
       const int id = next_id_++;
       connections_[id].channel = PacketChannel(fds[0].release());
-      return control_.send("connected", {{"connection", std::to_string(id)}});
+      return control_.send("connected", encode_connection(id));
     }
     Connection* connection = find(fields);
     if (connection == nullptr) return control_.send("refused", {{"why", "no such connection"}});
