@@ -1,6 +1,5 @@
 #include "judge/row_builder.hpp"
 
-#include "device/counters.hpp"
 #include "judge/case_judgement.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "store/version.hpp"

@@ -687,9 +687,10 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     *phases[phase++] = seconds_since(phase_start);
     phase_start = SteadyClock::now();
   };
-  CaseSetup made = refereed()
-                       ? RemoteRefereedCase::set_up(plugin_, *referee_, kept_mappings_, request, output_fd_)
-                       : set_up_self_refereed(plugin_, family_, request);
+  CaseSetup made =
+      refereed()
+          ? RemoteRefereedCase::set_up(plugin_, *referee_, kept_mappings_, request, output_fd_)
+          : set_up_self_refereed(plugin_, family_, request);
   std::unique_ptr<CaseUnderTest> test = std::move(made.test);
   const auto finish = [&](kb_status status, const char* stage) {
     test.reset();

@@ -11,25 +11,23 @@ namespace {
 
 constexpr const char* kUnsupported = "unsupported.";
 
+// The text of a record that holds `key` and nothing else.
+std::string only_text(const Record& record, const char* kind, const char* key) {
+  FieldReader in(record, kind);
+  std::string text = in.text(key);
+  in.expect_all_read();
+  return text;
+}
+
 }  // namespace
 
 Record encode_step(const std::string& name) { return {{"name", name}}; }
 
-std::string decode_step(const Record& record) {
-  FieldReader in(record, "step");
-  std::string name = in.text("name");
-  in.expect_all_read();
-  return name;
-}
+std::string decode_step(const Record& record) { return only_text(record, "step", "name"); }
 
 Record encode_reason(const std::string& reason) { return {{"reason", reason}}; }
 
-std::string decode_reason(const Record& record) {
-  FieldReader in(record, "refusal");
-  std::string reason = in.text("reason");
-  in.expect_all_read();
-  return reason;
-}
+std::string decode_reason(const Record& record) { return only_text(record, "refusal", "reason"); }
 
 Record encode_accepts_answer(const AcceptsAnswer& answer) {
   return {{"accepted", answer.accepted ? "1" : "0"}, {"why", answer.why}};
