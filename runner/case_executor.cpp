@@ -26,6 +26,7 @@ CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
 CaseExecutor::~CaseExecutor() {
   if (worker_) worker_->finish();
   stop_worker();
+  if (spare_) discard(*spare_);
 }
 
 namespace {
@@ -85,6 +86,102 @@ RefereeHandle* CaseExecutor::referee_for(int device, std::string& error) {
   return referee.get();
 }
 
+CaseExecutor::OpeningWorker CaseExecutor::open_worker(int device, RefereeHandle* referee,
+                                                      std::string& error) {
+  OpeningWorker opening;
+  opening.device = device;
+  PacketChannel worker_end;
+  std::vector<int> inherited;
+  if (referee != nullptr) {
+    opening.connection = referee->connect(worker_end);
+    if (!opening.connection) {
+      error = "the referee stopped answering";
+      return opening;
+    }
+    opening.referee_pid = referee->pid();
+    inherited.push_back(worker_end.fd());
+  }
+  opening.process = std::make_unique<WorkerProcess>(
+      std::vector<std::string>{executable_path(), "worker"}, inherited);
+  opening.process->send("open", encode_device_opening(device));
+  return opening;
+}
+
+void CaseExecutor::discard(OpeningWorker& worker) {
+  worker.process.reset();  // killed
+  if (worker.connection) {
+    const auto& referee = referees_[worker.device];
+    if (referee && referee->alive() && referee->pid() == worker.referee_pid) {
+      referee->disconnect(*worker.connection);
+    }
+  }
+  worker = OpeningWorker{};
+}
+
+CaseExecutor::OpeningWorker CaseExecutor::take_or_open_worker(int device, RefereeHandle* referee,
+                                                              bool refereed, std::string& error) {
+  OpeningWorker worker;
+  if (spare_) {
+    const bool fits = spare_->device == device &&
+                      (!refereed || (spare_->connection && spare_->referee_pid == referee->pid()));
+    if (fits) worker = std::move(*spare_);
+    if (!fits) discard(*spare_);
+    spare_.reset();
+  }
+  if (!worker.process) worker = open_worker(device, refereed ? referee : nullptr, error);
+  if (worker.connection && !refereed) {
+    // A version 1 or 2 plugin is its own referee: the channel made for a spare is closed on the
+    // referee's side, and the plugin finds only a dead end on descriptor 4.
+    referee->disconnect(*worker.connection);
+    worker.connection.reset();
+  }
+  return worker;
+}
+
+void CaseExecutor::open_spare(int device) {
+  const auto referee = referees_.find(device);
+  RefereeHandle* channel_to = referee != referees_.end() && referee->second &&
+                                      referee->second->alive()
+                                  ? referee->second.get()
+                                  : nullptr;
+  std::string error;
+  try {
+    OpeningWorker spare = open_worker(device, channel_to, error);
+    if (spare.process) spare_ = std::move(spare);
+  } catch (const std::exception&) {
+    // Whatever stops a spare from starting stops the next worker too, and is said then.
+  }
+}
+
+// Waits for the worker's greeting `expected` (its answer to `open` or `settings`); false with
+// `error` saying why it is not ready. A greeting of kbench's own trouble throws.
+bool CaseExecutor::greeted(const char* expected, std::string& error) {
+  std::string kind;
+  Record fields;
+  const Received status = worker_->receive(kind, fields, 120'000);
+  WorkerGreeting greeting;
+  if (status == Received::record && kind == expected) {
+    try {
+      greeting = decode_worker_greeting(fields);
+      if (greeting.ready()) return true;
+    } catch (const ProtocolError& e) {
+      greeting.error = std::string("protocol error: ") + e.what();
+    }
+    if (!greeting.short_of.empty()) {
+      stop_worker();
+      throw std::runtime_error(greeting.short_of);
+    }
+  }
+  error = status == Received::timeout     ? "no answer within 120 s"
+          : status == Received::out_of_step ? "protocol error: '" + kind + "' instead of its " +
+                                                  expected
+          : !greeting.error.empty()         ? greeting.error
+                                            : "worker " + worker_->finish();
+  worker_signal_ = worker_->signal();
+  stop_worker();
+  return false;
+}
+
 bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   const auto start = std::chrono::steady_clock::now();
   WorkerSettings settings;
@@ -108,50 +205,32 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   settings.refereed = c.plugin->refereed_by_family();
   // The device's referee: it judges the worker's cases and measured the device's roofs first.
   RefereeHandle* referee = nullptr;
-  PacketChannel worker_end;
   if (settings.refereed || c.request.device >= 0) {
     referee = referee_for(c.request.device, error);
     if (referee == nullptr) return false;
   }
-  if (settings.refereed) {
-    const std::optional<int> connection = referee->connect(worker_end);
-    if (!connection) {
-      error = "the referee stopped answering";
-      return false;
-    }
-    connection_ = std::make_pair(c.request.device, *connection);
-    settings.referee_pid = referee->pid();
-  }
   // A worker kbench cannot start (no descriptors or processes left to it) is kbench's trouble,
   // not the plugin's: it ends the run (the case keeps no row) instead of becoming its row.
-  std::vector<int> inherited;
-  if (settings.refereed) inherited.push_back(worker_end.fd());
-  worker_ = std::make_unique<WorkerProcess>(std::vector<std::string>{executable_path(), "worker"},
-                                            inherited);
-  worker_end = PacketChannel();
+  OpeningWorker opening = take_or_open_worker(c.request.device, referee, settings.refereed, error);
+  if (!opening.process) return false;
+  worker_ = std::move(opening.process);
+  if (opening.connection) {
+    connection_ = std::make_pair(c.request.device, *opening.connection);
+    settings.referee_pid = opening.referee_pid;
+  }
   set_lane_worker(lane_, worker_->pid());
-  std::string kind;
-  Record hello;
-  Received status = Received::ended;
-  if (worker_->send("settings", encode_worker_settings(settings))) {
-    status = worker_->receive(kind, hello, 120'000);
-  }
-  if (status == Received::record && kind == "hello" && hello.count("short")) {
-    stop_worker();
-    throw std::runtime_error(hello["short"]);
-  }
-  if (status != Received::record || kind != "hello" || hello.count("error")) {
-    error = status == Received::timeout       ? "no answer within 120 s"
-            : status == Received::out_of_step ? "protocol error: '" + kind + "' instead of its hello"
-            : hello.count("error")            ? hello["error"]
-                                              : "worker " + worker_->finish();
+  if (!greeted("opened", error)) return false;
+  if (!worker_->send("settings", encode_worker_settings(settings))) {
+    error = "worker " + worker_->finish();
     worker_signal_ = worker_->signal();
     stop_worker();
     return false;
   }
+  if (!greeted("hello", error)) return false;
   current_ = group_of(c);
   run_.progress.worker_started(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  open_spare(c.request.device);
   return true;
 }
 

@@ -79,6 +79,27 @@ class CaseExecutor {
   // The case's result; nothing when the case was abandoned.
   std::optional<CaseOutcome> run_case(const PlannedCase& c);
   std::optional<ResultRow> record(const PlannedCase& c, const CaseOutcome& outcome);
+  // A worker started and told to open its device, its answer not read yet; its channel to the
+  // device's referee, if it has one, made as it started.
+  struct OpeningWorker {
+    std::unique_ptr<WorkerProcess> process;
+    int device = -1;
+    std::optional<int> connection;
+    pid_t referee_pid = 0;  // whose connection it is: a referee started again is another
+  };
+  // Throws what WorkerProcess throws (kbench cannot start a process); `error` says why the
+  // referee gave no channel (then the worker has no process).
+  OpeningWorker open_worker(int device, RefereeHandle* referee, std::string& error);
+  // The spare if it can serve a worker on `device` (with a channel to `referee` where `refereed`),
+  // else a worker opened now.
+  OpeningWorker take_or_open_worker(int device, RefereeHandle* referee, bool refereed,
+                                    std::string& error);
+  // Starts the spare for the lane's next worker, on the device of the one just started, while
+  // that one times: its process start and CUDA context cost the run nothing. Nothing when it
+  // cannot start: the next worker then starts as the first did.
+  void open_spare(int device);
+  void discard(OpeningWorker& worker);
+  bool greeted(const char* expected, std::string& error);
   bool start_worker(const PlannedCase& c, std::string& error);
   void stop_worker();
   // The referee of the device's cases, started on first need and again after it died. Nothing
@@ -97,6 +118,7 @@ class CaseExecutor {
   const RunOptions& options_;
   int lane_;
   std::unique_ptr<WorkerProcess> worker_;
+  std::optional<OpeningWorker> spare_;
   int worker_signal_ = 0;
   Group current_;
   std::map<int, DeviceInfo> devices_;

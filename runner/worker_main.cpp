@@ -1,5 +1,7 @@
-// `kbench worker`: the child side that times one strategy. Reads its settings, loads the plugin,
-// runs the cases the parent sends one at a time and answers each with a result record. A version 3
+// `kbench worker`: the child side that times one strategy. Opens its device when told which (the
+// parent starts it while another worker still times, so that its CUDA context is ready when its
+// turn comes), then reads its settings, loads the plugin, runs the cases the parent sends one at a
+// time and answers each with a result record. A version 3
 // strategy's family is not here: it runs in the referee process, reached on descriptor 4, which
 // draws, poisons and checks on request and tells the parent its verdict itself. Anything that
 // kills this process costs only the case in flight: the parent records it and starts a fresh
@@ -78,20 +80,42 @@ int worker_command(const std::vector<std::string>&) {
   LineReader input(0);
   std::string line, kind;
   Record fields;
-  if (input.read_line(line, -1) != LineReader::Status::line || !decode_record(line, kind, fields) ||
-      kind != "settings") {
+  const auto next_request = [&](const char* expected) {
+    return input.read_line(line, -1) == LineReader::Status::line &&
+           decode_record(line, kind, fields) && kind == expected;
+  };
+  // Either fails as a greeting that says why, and the worker ends.
+  const auto refuse = [](const std::exception& e, const char* greeting, std::uint64_t sequence) {
+    WorkerGreeting why;
+    (dynamic_cast<const ShortOfResources*>(&e) ? why.short_of : why.error) = e.what();
+    send(greeting, encode_worker_greeting(why), sequence);
     return 1;
+  };
+
+  if (!next_request("open")) return 1;
+  const std::uint64_t open_sequence = take_sequence(fields).value_or(0);
+  int device = -1, output = -1;
+  try {
+    device = decode_device_opening(fields);
+    output = output_into_memory();
+    // The device opened while the process may still open the driver's nodes.
+    if (device >= 0) open_device(device);
+  } catch (const std::exception& e) {
+    return refuse(e, "opened", open_sequence);
   }
+  send("opened", encode_worker_greeting({}), open_sequence);
+
+  if (!next_request("settings")) return 1;
   const std::uint64_t settings_sequence = take_sequence(fields).value_or(0);
-  Record hello;
   try {
     const WorkerSettings settings = decode_worker_settings(fields);
-    const int output = output_into_memory();
-    // The device opened while the process may still open the driver's nodes; the sandbox before
-    // any of the plugin's code runs, its static constructors included. Nothing here compiles: a
-    // kernel file's code was built before the run (`kbench compile`) and is only read from the
-    // cache folder.
-    if (settings.device >= 0) open_device(settings.device);
+    if (settings.device != device) {
+      throw ProtocolError("settings for device " + std::to_string(settings.device) +
+                          " to a worker that opened device " + std::to_string(device));
+    }
+    // The sandbox before any of the plugin's code runs, its static constructors included. Nothing
+    // here compiles: a kernel file's code was built before the run (`kbench compile`) and is only
+    // read from the cache folder.
     std::vector<pid_t> protected_pids;
     if (settings.referee_pid > 0) protected_pids.push_back(settings.referee_pid);
     enter_sandbox({}, protected_pids);
@@ -138,7 +162,7 @@ int worker_command(const std::vector<std::string>&) {
     // relocation tables stay as they are.
     load_before_the_seal(settings.timing);
     const CodeSeal seal = CodeSeal::apply();
-    send("hello", hello, settings_sequence);
+    send("hello", encode_worker_greeting({}), settings_sequence);
 
     while (input.read_line(line, -1) == LineReader::Status::line) {
       if (!decode_record(line, kind, fields) || kind != "case") continue;
@@ -160,14 +184,8 @@ int worker_command(const std::vector<std::string>&) {
       send("result", encode_outcome(outcome), sequence);
       if (outcome.context_lost) return 0;
     }
-  } catch (const ShortOfResources& e) {
-    hello["short"] = e.what();
-    send("hello", hello, settings_sequence);
-    return 1;
   } catch (const std::exception& e) {
-    hello["error"] = e.what();
-    send("hello", hello, settings_sequence);
-    return 1;
+    return refuse(e, "hello", settings_sequence);
   }
   return 0;
 }

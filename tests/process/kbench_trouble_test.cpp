@@ -106,15 +106,54 @@ TEST_F(KbenchsOwnTrouble, AWorkerWithNoRoomForItsFolderSaysItIsKbenchsShortage) 
   setenv("TMPDIR", mount_point_.c_str(), 1);
   kb::WorkerProcess worker({KBENCH_EXE, "worker"});
   before ? setenv("TMPDIR", kept.c_str(), 1) : unsetenv("TMPDIR");
+  std::string kind;
+  kb::Record answer;
+  ASSERT_TRUE(worker.send("open", kb::encode_device_opening(-1)));
+  ASSERT_EQ(worker.receive(kind, answer, 10000), kb::WorkerProcess::Received::record);
+  EXPECT_EQ(kind, "opened");
+  EXPECT_TRUE(kb::decode_worker_greeting(answer).ready());
   kb::WorkerSettings settings;
   settings.plugin_file = kbtest::test_plugin_dir("faulty") + "/kbt_fault_free.so";
   ASSERT_TRUE(worker.send("settings", kb::encode_worker_settings(settings)));
-  std::string kind;
-  kb::Record hello;
-  ASSERT_EQ(worker.receive(kind, hello, 10000), kb::WorkerProcess::Received::record);
+  ASSERT_EQ(worker.receive(kind, answer, 10000), kb::WorkerProcess::Received::record);
   EXPECT_EQ(kind, "hello");
-  ASSERT_EQ(hello.count("short"), 1u) << hello["error"];
-  EXPECT_NE(hello["short"].find("No space left on device"), std::string::npos) << hello["short"];
+  const kb::WorkerGreeting hello = kb::decode_worker_greeting(answer);
+  EXPECT_EQ(hello.error, "");
+  EXPECT_NE(hello.short_of.find("No space left on device"), std::string::npos) << hello.short_of;
+}
+
+// A worker opens one device and serves it alone: settings for another are refused in its hello,
+// and it ends.
+TEST(WorkerOpening, SettingsForAnotherDeviceThanTheOneOpenedAreRefused) {
+  kb::WorkerProcess worker({KBENCH_EXE, "worker"});
+  std::string kind;
+  kb::Record answer;
+  ASSERT_TRUE(worker.send("open", kb::encode_device_opening(-1)));
+  ASSERT_EQ(worker.receive(kind, answer, 10000), kb::WorkerProcess::Received::record);
+  ASSERT_TRUE(kb::decode_worker_greeting(answer).ready());
+  kb::WorkerSettings settings;
+  settings.plugin_file = kbtest::test_plugin_dir("faulty") + "/kbt_fault_free.so";
+  settings.device = 0;
+  ASSERT_TRUE(worker.send("settings", kb::encode_worker_settings(settings)));
+  ASSERT_EQ(worker.receive(kind, answer, 10000), kb::WorkerProcess::Received::record);
+  EXPECT_EQ(kind, "hello");
+  EXPECT_EQ(kb::decode_worker_greeting(answer).error,
+            "settings for device 0 to a worker that opened device -1");
+  EXPECT_EQ(worker.finish(), "exited with code 1");
+}
+
+// The opening names a device index or the host (-1), and nothing else travels with it.
+TEST(WorkerOpening, AnOpeningRecordIsDecodedStrictly) {
+  EXPECT_EQ(kb::decode_device_opening(kb::encode_device_opening(3)), 3);
+  EXPECT_EQ(kb::decode_device_opening(kb::encode_device_opening(-1)), -1);
+  EXPECT_THROW(kb::decode_device_opening({{"device", "-2"}}), kb::ProtocolError);
+  EXPECT_THROW(kb::decode_device_opening({{"device", "0"}, {"plugin", "x"}}), kb::ProtocolError);
+  EXPECT_THROW(kb::decode_device_opening({}), kb::ProtocolError);
+  const kb::WorkerGreeting both = kb::decode_worker_greeting(
+      kb::encode_worker_greeting({"the plugin's fault", "no descriptors"}));
+  EXPECT_EQ(both.error, "the plugin's fault");
+  EXPECT_EQ(both.short_of, "no descriptors");
+  EXPECT_THROW(kb::decode_worker_greeting({{"eror", "x"}}), kb::ProtocolError);
 }
 
 // A plugin that closes its process's request pipe (standard input) as it loads: the next request

@@ -11,6 +11,32 @@ constexpr const char* kFamilyPrefix = "family_info.";
 
 }  // namespace
 
+Record encode_device_opening(int device) { return {{"device", std::to_string(device)}}; }
+
+int decode_device_opening(const Record& record) {
+  FieldReader in(record, "open");
+  const long long device = in.integer("device");
+  in.expect_all_read();
+  if (device < -1 || device > 1023) in.refuse("with device " + std::to_string(device) + ": not a device index");
+  return static_cast<int>(device);
+}
+
+Record encode_worker_greeting(const WorkerGreeting& greeting) {
+  Record r;
+  if (!greeting.error.empty()) r["error"] = greeting.error;
+  if (!greeting.short_of.empty()) r["short"] = greeting.short_of;
+  return r;
+}
+
+WorkerGreeting decode_worker_greeting(const Record& record) {
+  FieldReader in(record, "greeting");
+  WorkerGreeting greeting;
+  if (in.has("error")) greeting.error = in.text("error");
+  if (in.has("short")) greeting.short_of = in.text("short");
+  in.expect_all_read();
+  return greeting;
+}
+
 Record encode_worker_settings(const WorkerSettings& s) {
   const TimingOptions& t = s.timing;
   Record r{{"plugin_file", s.plugin_file},

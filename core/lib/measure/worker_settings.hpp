@@ -1,6 +1,9 @@
-// What a worker is told before its first case, as one record on its request channel (instead of
-// command-line options the user's option parser would read again): the strategy it loads, how it
-// times, and what its referee needs of it.
+// What a worker is told before its first case, each as one record on its request channel (instead
+// of command-line options the user's option parser would read again): first the device it opens
+// (`open`: a worker can be started and hold its CUDA context before the run knows which strategy
+// it will serve), then the strategy it loads, how it times, and what its referee needs of it
+// (`settings`). It answers each with a greeting (`opened`, `hello`) that says what went wrong, if
+// anything.
 #pragma once
 
 #include "measure/timing_options.hpp"
@@ -27,6 +30,19 @@ struct WorkerSettings {
   int referee_pid = 0;    // the referee process, which the worker may not signal (0: none)
   TimingOptions timing;
 };
+
+Record encode_device_opening(int device);  // -1: a host worker, which opens no device
+int decode_device_opening(const Record& record);
+
+// A worker's answer to `open` or `settings`: empty when it is ready; `error` (the strategy's or the
+// device's fault, which becomes the case's row) or `short_of` (kbench's own trouble: descriptors,
+// memory, room for its temporary folder; it ends the run).
+struct WorkerGreeting {
+  std::string error, short_of;
+  bool ready() const { return error.empty() && short_of.empty(); }
+};
+Record encode_worker_greeting(const WorkerGreeting& greeting);
+WorkerGreeting decode_worker_greeting(const Record& record);
 
 Record encode_worker_settings(const WorkerSettings& settings);
 // A ProtocolError names a missing or malformed field.
