@@ -267,10 +267,10 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
   if (connection_) {
     RefereeCaseSpec spec{c.request, c.plugin->device, c.plugin->flags, c.plugin->name,
                          c.plugin->referee ? c.plugin->referee->file : ""};
-    if (!referees_[connection_->first]->announce(connection_->second, spec)) {
+    std::string why;
+    if (!referees_[connection_->first]->announce(connection_->second, spec, why)) {
       stop_worker();
-      return CaseOutcome::without_run(CaseStatus::error,
-                                      "the referee stopped answering before the case started");
+      return CaseOutcome::without_run(CaseStatus::error, why);
     }
   }
   if (!worker_->send("case", encode_case(c.request))) {

@@ -10,6 +10,7 @@
 #include "plugin/kernel_manifest.hpp"
 #include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/kernel_request.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 #include "util/input_error.hpp"
@@ -19,7 +20,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <sstream>
 
 namespace kb {
 namespace {
@@ -32,28 +32,19 @@ void send(const std::string& kind, Record record) {
   if (!write_text(kAnswersFd, encode_record(kind, record))) _exit(0);  // the parent is gone
 }
 
-void compile_kernel(Record& fields) {
-  const std::string file = fields["file"];
+void compile_kernel(const Record& fields) {
   try {
-    auto manifest = read_kernel_manifest(file, fields["name"]);
-    if (manifest.sha256 != fields["sha256"]) {
+    const KernelFileRequest request = decode_kernel_request(fields);
+    const std::string& file = request.file;
+    auto manifest = read_kernel_manifest(file, request.strategy);
+    if (manifest.sha256 != request.sha256) {
       throw InputError(file + ": the file changed since kbench read it");
     }
-    Record family_fields;
-    std::string kind;
-    if (!decode_record(fields["family"], kind, family_fields)) {
-      throw InputError(file + ": no description of its family");
-    }
-    bind_to_family(manifest, decode_plugin(family_fields));
-    std::vector<CaseRequest> cases;
-    std::istringstream lines(fields["cases"]);
-    for (std::string line; std::getline(lines, line);) {
-      Record c;
-      if (decode_record(line, kind, c) && kind == "case") cases.push_back(decode_case(c));
-    }
+    if (!request.family) throw InputError(file + ": no description of its family");
+    bind_to_family(manifest, *request.family);
     KernelCheck check;
     try {
-      check = check_kernel_file(manifest, cases, std::stoi(fields["device"]),
+      check = check_kernel_file(manifest, request.cases, request.device,
                                 CodeCache(kernel_cache_dir()),
                                 [](const std::string& what) { send("step", encode_step(what)); });
     } catch (const KernelBuildError& e) {

@@ -4,6 +4,7 @@
 #include "plugin/kernel_manifest.hpp"
 #include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/kernel_request.hpp"
 #include "protocol/worker_process.hpp"
 #include "util/input_error.hpp"
 
@@ -27,18 +28,17 @@ constexpr int kCompileSilenceMs = 600 * 1000;
 PluginProbe::KernelBuild compile_in_child(const PluginInfo& kernel,
                                           const std::vector<CaseRequest>& cases, int device) {
   PluginProbe::KernelBuild build;
-  std::string lines;
-  for (const auto& c : cases) lines += encode_record("case", encode_case(c));
-  Record fields{{"file", kernel.file},
-                {"name", kernel.name},
-                {"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
-                {"device", std::to_string(device)},
-                {"cases", lines}};
-  if (kernel.referee) fields["family"] = encode_record("family", encode_plugin(*kernel.referee));
+  KernelFileRequest request;
+  request.file = kernel.file;
+  request.strategy = kernel.name;
+  if (kernel.kernel) request.sha256 = kernel.kernel->sha256;
+  request.device = device;
+  request.cases = cases;
+  if (kernel.referee) request.family = *kernel.referee;
   WorkerProcess child({executable_path(), "compile"});
   std::string kind, step = "starting";
   Record answer;
-  if (child.send("kernel", fields)) {
+  if (child.send("kernel", encode_kernel_request(request))) {
     while (true) {
       const auto status = child.receive(kind, answer, kCompileSilenceMs);
       try {

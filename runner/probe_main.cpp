@@ -12,6 +12,7 @@
 #include "plugin/loader.hpp"
 #include "protocol/child_answers.hpp"
 #include "protocol/codec.hpp"
+#include "protocol/kernel_request.hpp"
 #include "protocol/sandbox.hpp"
 #include "protocol/sequence.hpp"
 #include "util/input_error.hpp"
@@ -101,15 +102,16 @@ std::string check_operands(const KernelManifest& m, const KernelFamily& family) 
 // A `kernel` record: the kernel file read again (it must be the file the parent read), bound to
 // its family's library and its operands held to the family's. Its code is compiled elsewhere
 // (`kbench compile`), never in a process that has run plugin code.
-void check_kernel(Record& fields) {
-  std::string file = fields["file"];
+void check_kernel(const Record& fields) {
   try {
+    const KernelFileRequest request = decode_kernel_request(fields);
+    const std::string& file = request.file;
     // Each strategy of the file (its manifest may hold several).
     std::vector<KernelManifest> manifests = read_kernel_manifests(file);
-    if (manifests.front().sha256 != fields["sha256"]) {
+    if (manifests.front().sha256 != request.sha256) {
       throw InputError(file + ": the file changed since kbench read it");
     }
-    const std::string family_file = fields["family-file"];
+    const std::string& family_file = request.family_file;
     if (family_file.empty()) throw InputError(file + ": no library of its family");
     send("step", encode_step("loading the family library"));
     const auto family = load_plugin(family_file);

@@ -1,6 +1,7 @@
 #include "referee_handle.hpp"
 
 #include "plugin/loader.hpp"
+#include "protocol/child_answers.hpp"
 
 #include <stdexcept>
 
@@ -78,12 +79,24 @@ std::optional<int> RefereeHandle::connect(PacketChannel& worker_end) {
   }
 }
 
-bool RefereeHandle::announce(int connection, const RefereeCaseSpec& spec) {
+bool RefereeHandle::announce(int connection, const RefereeCaseSpec& spec, std::string& why) {
   Record fields = encode_connection(connection);
   Record spec_fields = encode_case_spec(spec);
   fields.merge(spec_fields);
   Record answer;
-  return ask("case", fields, answer) == "ready";
+  const std::string kind = ask("case", fields, answer);
+  try {
+    if (kind == "ready") {
+      decode_bare(answer, "ready");
+      return true;
+    }
+    why = kind == "refused" ? "the referee refused the case: " + decode_reason(answer)
+          : kind.empty()    ? "the referee stopped answering before the case started"
+                            : "the referee answered '" + kind + "' to the case";
+  } catch (const std::exception& e) {
+    why = std::string("the referee's answer to the case: ") + e.what();
+  }
+  return false;
 }
 
 std::optional<RefereeVerdict> RefereeHandle::verdict(int connection) {

@@ -32,8 +32,9 @@ class RefereeHandle {
   // A channel for a new worker: the referee keeps one end; `worker_end` is the other, for the
   // worker's descriptor 4. Nothing when the referee does not answer.
   std::optional<int> connect(PacketChannel& worker_end);
-  // The case the worker on `connection` runs next, as the run planned it.
-  bool announce(int connection, const RefereeCaseSpec& spec);
+  // The case the worker on `connection` runs next, as the run planned it; false with `why` (the
+  // referee's words, or that it stopped answering) when it will not judge it.
+  bool announce(int connection, const RefereeCaseSpec& spec, std::string& why);
   // What the referee saw of the connection's case (and the case freed); nothing when it does not
   // answer.
   std::optional<RefereeVerdict> verdict(int connection);

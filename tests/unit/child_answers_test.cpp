@@ -1,6 +1,8 @@
-// What a probe or a compile child answers besides a plugin's description: each kind travels whole,
-// and a record with a field missing, unknown or naming a case the request did not hold is refused.
+// What a probe or a compile child is asked and answers besides a plugin's description: each kind
+// travels whole, and a record with a field missing, unknown or naming a case the request did not
+// hold is refused.
 #include "protocol/child_answers.hpp"
+#include "protocol/kernel_request.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,6 +41,44 @@ TEST(ChildAnswers, AMissingUnknownOrOutOfRangeFieldIsRefused) {
   unnamed.erase("unsupported.x");
   unnamed["unsupported."] = "why";
   EXPECT_THROW(decode_built(unnamed, 4), ProtocolError);
+}
+
+TEST(ChildRequests, AKernelFileRequestTravelsWholeWithItsCasesAndFamily) {
+  KernelFileRequest request;
+  request.file = "/k/sgemm.cu";
+  request.strategy = "sgemm/warptiling";
+  request.sha256 = "ab12";
+  request.device = 1;
+  CaseRequest first;
+  first.shape = {3, {1024, 512, 256}};
+  first.seed = 18446744073709551615ull;
+  CaseRequest second = first;
+  second.op = "sumsq";
+  request.cases = {first, second};
+  request.family = PluginInfo{};
+  request.family->name = "matmul";
+  const KernelFileRequest back = decode_kernel_request(encode_kernel_request(request));
+  EXPECT_EQ(back.file, request.file);
+  EXPECT_EQ(back.strategy, request.strategy);
+  EXPECT_EQ(back.sha256, request.sha256);
+  EXPECT_EQ(back.device, 1);
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[0].shape.dims, first.shape.dims);
+  EXPECT_EQ(back.cases[0].shape.rank, 3);
+  EXPECT_EQ(back.cases[0].seed, first.seed);
+  EXPECT_EQ(back.cases[1].op, "sumsq");
+  ASSERT_TRUE(back.family);
+  EXPECT_EQ(back.family->name, "matmul");
+  EXPECT_TRUE(back.family_file.empty());
+  EXPECT_FALSE(decode_kernel_request(encode_kernel_request({})).family);
+
+  Record broken = encode_kernel_request(request);
+  broken["cases"] += "not a record\n";
+  EXPECT_THROW(decode_kernel_request(broken), ProtocolError);  // once skipped without a word
+  Record renamed = encode_kernel_request(request);
+  renamed["family-file"] = renamed["family_file"];
+  renamed.erase("family_file");
+  EXPECT_THROW(decode_kernel_request(renamed), ProtocolError);
 }
 
 }  // namespace

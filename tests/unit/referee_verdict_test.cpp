@@ -3,6 +3,7 @@
 // of bytes of its choosing). These hold apply_verdict and the records it travels in.
 #include "referee/apply_verdict.hpp"
 #include "referee/referee_messages.hpp"
+#include "protocol/codec.hpp"
 
 #include <gtest/gtest.h>
 
@@ -181,6 +182,20 @@ TEST(RefereeMessages, AConnectionTravelsAsItsNumberAndNothingElse) {
   more["why"] = "x";
   EXPECT_THROW(kb::decode_connection(more), std::exception);
   EXPECT_THROW(kb::decode_connection({{"connection", "-1"}}), std::exception);
+}
+
+// The worker's requests of its case name a draw's purpose, a check or who the inputs are said of,
+// and nothing else; the answers that carry nothing carry nothing.
+TEST(RefereeMessages, TheWorkersRequestsTravelWholeAndAnOddOneIsRefused) {
+  EXPECT_EQ(kb::decode_draw_request(kb::encode_draw_request(KB_DRAW_NEAR)), KB_DRAW_NEAR);
+  EXPECT_EQ(kb::decode_draw_request(kb::encode_draw_request(KB_DRAW_CHECK)), KB_DRAW_CHECK);
+  EXPECT_THROW(kb::decode_draw_request({{"purpose", "7"}}), kb::ProtocolError);
+  EXPECT_THROW(kb::decode_draw_request({{"purpose", "1x"}}), kb::ProtocolError);
+  EXPECT_EQ(kb::decode_check_request(kb::encode_check_request("timed launch")), "timed launch");
+  EXPECT_EQ(kb::decode_inputs_request(kb::encode_inputs_request("the warm-up")), "the warm-up");
+  EXPECT_THROW(kb::decode_inputs_request({}), kb::ProtocolError);
+  EXPECT_NO_THROW(kb::decode_bare(kb::encode_bare(), "ready"));
+  EXPECT_THROW(kb::decode_bare({{"connection", "1"}}, "ready"), kb::ProtocolError);
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ RemoteRefereedCase::~RemoteRefereedCase() {
   kept_.keep(outputs_);
   if (created_) {
     kb_message ignored{};
-    step("destroy", {}, ignored);
+    step("destroy", encode_bare(), ignored);
   }
 }
 
@@ -74,7 +74,7 @@ CaseSetup RemoteRefereedCase::set_up(const KernelPlugin& strategy, const PacketC
   };
   std::vector<int> attached;
   if (output_fd >= 0) attached.push_back(output_fd);
-  if (!referee.send("create", {}, attached)) {
+  if (!referee.send("create", encode_bare(), attached)) {
     say(made.message, "the referee is gone");
     return failed(KB_ERROR, "referee");
   }
@@ -178,7 +178,15 @@ kb_status RemoteRefereedCase::step(const std::string& kind, const Record& fields
     say(message, "the referee did not answer '" + kind + "'");
     return KB_ERROR;
   }
-  if (answer == "done") return KB_OK;
+  if (answer == "done") {
+    try {
+      decode_bare(answered, "done");
+    } catch (const std::exception& e) {
+      say(message, std::string("the referee's answer to '") + kind + "': " + e.what());
+      return KB_ERROR;
+    }
+    return KB_OK;
+  }
   if (answer == "failed") return failure_of(answered, message).status;
   say(message, "the referee answered '" + answer + "' to '" + kind + "'");
   return KB_ERROR;
@@ -218,12 +226,12 @@ CheckAnswer RemoteRefereedCase::ask(const std::string& kind, const Record& field
 kb_status RemoteRefereedCase::poison(cudaStream_t stream, kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
   capturing_ = true;
-  if (const kb_status s = step("poison", {}, message); s) return s;
+  if (const kb_status s = step("poison", encode_bare(), message); s) return s;
   return take_referee_writes(stream, message);
 }
 
 CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
-  CheckAnswer answer = ask("check", {{"name", name}}, stream);
+  CheckAnswer answer = ask("check", encode_check_request(name), stream);
   capturing_ = false;
   return answer;
 }
@@ -231,7 +239,7 @@ CheckAnswer RemoteRefereedCase::check(const char* name, cudaStream_t stream) {
 kb_status RemoteRefereedCase::draw(std::uint32_t purpose, cudaStream_t stream,
                                    kb_message& message) {
   if (const kb_status s = settle(message); s) return s;
-  if (const kb_status s = step("draw", {{"purpose", std::to_string(purpose)}}, message); s) {
+  if (const kb_status s = step("draw", encode_draw_request(purpose), message); s) {
     return s;
   }
   return take_referee_writes(stream, message);
@@ -263,11 +271,11 @@ kb_status RemoteRefereedCase::take_referee_writes(cudaStream_t stream, kb_messag
 }
 
 CheckAnswer RemoteRefereedCase::inputs_unchanged(const char* who, cudaStream_t stream) {
-  return ask("inputs", {{"who", who}}, stream);
+  return ask("inputs", encode_inputs_request(who), stream);
 }
 
 CheckAnswer RemoteRefereedCase::same_output(cudaStream_t stream) {
-  return ask("same_output", {}, stream);
+  return ask("same_output", encode_bare(), stream);
 }
 
 void RemoteRefereedCase::between_samples() {

@@ -11,14 +11,6 @@ namespace {
 
 constexpr const char* kUnsupported = "unsupported.";
 
-// The text of a record that holds `key` and nothing else.
-std::string only_text(const Record& record, const char* kind, const char* key) {
-  FieldReader in(record, kind);
-  std::string text = in.text(key);
-  in.expect_all_read();
-  return text;
-}
-
 }  // namespace
 
 Record encode_step(const std::string& name) { return {{"name", name}}; }

@@ -92,4 +92,11 @@ void FieldReader::malformed(const std::string& key, const std::string& value) co
                       "'");
 }
 
+std::string only_text(const Record& record, const char* kind, const char* key) {
+  FieldReader in(record, kind);
+  std::string text = in.text(key);
+  in.expect_all_read();
+  return text;
+}
+
 }  // namespace kb

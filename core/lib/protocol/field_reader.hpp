@@ -42,4 +42,7 @@ class FieldReader {
   std::set<std::string> read_;
 };
 
+// The text of a record that holds `key` and nothing else.
+std::string only_text(const Record& record, const char* kind, const char* key);
+
 }  // namespace kb

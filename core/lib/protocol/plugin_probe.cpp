@@ -3,6 +3,7 @@
 #include "case/case_spec.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "protocol/child_answers.hpp"
+#include "protocol/kernel_request.hpp"
 #include "protocol/sandbox.hpp"
 #include "util/short_of_resources.hpp"
 
@@ -285,14 +286,15 @@ PluginProbe::KernelBuild PluginProbe::build_kernel(const PluginInfo& kernel,
                                                    const std::vector<CaseRequest>& cases,
                                                    int device) {
   KernelBuild build;
-  std::string lines;
-  for (const auto& c : cases) lines += encode_record("case", encode_case(c));
-  Record fields{{"sha256", kernel.kernel ? kernel.kernel->sha256 : ""},
-                {"device", std::to_string(device)},
-                {"cases", lines}};
-  if (kernel.referee) fields["family-file"] = kernel.referee->file;
+  KernelFileRequest request;
+  request.file = kernel.file;
+  request.strategy = kernel.name;
+  if (kernel.kernel) request.sha256 = kernel.kernel->sha256;
+  request.device = device;
+  request.cases = cases;
+  if (kernel.referee) request.family_file = kernel.referee->file;
   FileProbe probe(executable_, kernel.file, timeout_ms_);
-  const FileProbe::Answer answer = probe.ask("kernel", fields);
+  const FileProbe::Answer answer = probe.ask("kernel", encode_kernel_request(request));
   if (answer.kind == "built") {
     try {
       KernelCheckAnswer said = decode_built(answer.fields, cases.size());

@@ -175,6 +175,34 @@ RefereeGreeting decode_greeting(const Record& record) {
   return greeting;
 }
 
+Record encode_bare() { return {}; }
+
+void decode_bare(const Record& record, const char* kind) {
+  FieldReader(record, kind).expect_all_read();
+}
+
+Record encode_draw_request(std::uint32_t purpose) { return {{"purpose", std::to_string(purpose)}}; }
+
+std::uint32_t decode_draw_request(const Record& record) {
+  FieldReader in(record, "draw");
+  const long long purpose = in.integer("purpose");
+  in.expect_all_read();
+  if (purpose != KB_DRAW_CHECK && purpose != KB_DRAW_NEAR) {
+    in.refuse("for a draw of another purpose (" + std::to_string(purpose) + ")");
+  }
+  return static_cast<std::uint32_t>(purpose);
+}
+
+Record encode_check_request(const std::string& check) { return {{"name", check}}; }
+
+std::string decode_check_request(const Record& record) { return only_text(record, "check", "name"); }
+
+Record encode_inputs_request(const std::string& who) { return {{"who", who}}; }
+
+std::string decode_inputs_request(const Record& record) {
+  return only_text(record, "inputs", "who");
+}
+
 Record encode_connection(int connection) { return {{"connection", std::to_string(connection)}}; }
 
 int decode_connection(const Record& record) {

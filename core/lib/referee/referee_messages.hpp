@@ -34,6 +34,21 @@ RefereeGreeting decode_greeting(const Record& record);
 Record encode_connection(int connection);
 int decode_connection(const Record& record);
 
+// Requests and answers that carry nothing (`ready`, `disconnected`, `done`; `create`, `poison`,
+// `same_output`, `destroy`): the decoder refuses a record with any field.
+Record encode_bare();
+void decode_bare(const Record& record, const char* kind);
+
+// What the worker asks of its case: a draw for a purpose (KB_DRAW_CHECK or KB_DRAW_NEAR; any other
+// is refused), one of the named checks (referee/check_names.hpp: the referee refuses others), or
+// whether the inputs are as drawn, said of `who` for the row ("the strategy", "the warm-up").
+Record encode_draw_request(std::uint32_t purpose);
+std::uint32_t decode_draw_request(const Record& record);
+Record encode_check_request(const std::string& check);
+std::string decode_check_request(const Record& record);
+Record encode_inputs_request(const std::string& who);
+std::string decode_inputs_request(const Record& record);
+
 // The case a worker is about to run, from the parent.
 struct RefereeCaseSpec {
   CaseRequest request;

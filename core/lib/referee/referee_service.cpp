@@ -1,6 +1,7 @@
 #include "referee/referee_service.hpp"
 
 #include "plugin/loader.hpp"
+#include "protocol/child_answers.hpp"
 #include "referee/family_case.hpp"
 #include "util/plugin_text.hpp"
 
@@ -68,18 +69,18 @@ class Referee {
       return control_.send("connected", encode_connection(id));
     }
     Connection* connection = find(fields);
-    if (connection == nullptr) return control_.send("refused", {{"why", "no such connection"}});
+    if (connection == nullptr) return control_.send("refused", encode_reason("no such connection"));
     if (kind == "case") {
       try {
         Record spec = fields;
         spec.erase("connection");
         connection->spec = decode_case_spec(spec);
       } catch (const std::exception& e) {
-        return control_.send("refused", {{"why", e.what()}});
+        return control_.send("refused", encode_reason(e.what()));
       }
       connection->running.reset();
       connection->verdict = RefereeVerdict{};
-      return control_.send("ready", {});
+      return control_.send("ready", encode_bare());
     }
     if (kind == "verdict") {
       const Record verdict = encode_verdict(connection->verdict);
@@ -91,9 +92,9 @@ class Referee {
     if (kind == "disconnect") {
       finish(*connection);
       connections_.erase(std::stoi(fields.at("connection")));
-      return control_.send("disconnected", {});
+      return control_.send("disconnected", encode_bare());
     }
-    return control_.send("refused", {{"why", "unknown request '" + kind + "'"}});
+    return control_.send("refused", encode_reason("unknown request '" + kind + "'"));
   }
 
   Connection* find(const Record& fields) {
@@ -143,21 +144,23 @@ class Referee {
       return;
     }
     try {
-      if (kind == "create") return create(connection, fds);
+      if (kind == "create") {
+        decode_bare(fields, "create");
+        return create(connection, fds);
+      }
       if (!connection.running) return out_of_turn(connection, "'" + kind + "' before its case");
       FamilyCase& c = *connection.running;
       kb_message message{};
       if (kind == "draw") {
-        const long purpose = std::strtol(fields["purpose"].c_str(), nullptr, 10);
-        if (purpose != KB_DRAW_CHECK && purpose != KB_DRAW_NEAR) {
-          return out_of_turn(connection, "for a draw of another purpose");
-        }
-        return answer_step(connection, c.draw(static_cast<std::uint32_t>(purpose), message),
-                           "family draw", message);
+        return answer_step(connection, c.draw(decode_draw_request(fields), message), "family draw",
+                           message);
       }
-      if (kind == "poison") return answer_step(connection, c.poison(message), "poison", message);
+      if (kind == "poison") {
+        decode_bare(fields, "poison");
+        return answer_step(connection, c.poison(message), "poison", message);
+      }
       if (kind == "check") {
-        const std::string& name = fields["name"];
+        const std::string name = decode_check_request(fields);
         if (name != checks::kTimedLaunch && name != checks::kFreshInputs &&
             name != checks::kUnpoisonedLaunch) {
           return out_of_turn(connection, "for an unknown check");
@@ -166,19 +169,24 @@ class Referee {
         return;
       }
       if (kind == "inputs") {
-        connection.channel.send("checked", encode_check_answer(c.inputs_unchanged(fields["who"])));
+        connection.channel.send("checked",
+                                encode_check_answer(c.inputs_unchanged(decode_inputs_request(fields))));
         return;
       }
       if (kind == "same_output") {
+        decode_bare(fields, "same_output");
         connection.channel.send("checked", encode_check_answer(c.same_output()));
         return;
       }
       if (kind == "destroy") {
+        decode_bare(fields, "destroy");
         connection.running.reset();
-        connection.channel.send("done", {});
+        connection.channel.send("done", encode_bare());
         return;
       }
       out_of_turn(connection, "'" + kind + "', which it does not know");
+    } catch (const ProtocolError& e) {
+      out_of_turn(connection, std::string("with a malformed request: ") + e.what());
     } catch (const std::exception& e) {
       // The referee's own CUDA calls failed: the device is beyond use for this case.
       fail(connection, {KB_ERROR, "referee", e.what()}, std::string("referee: ") + e.what());
@@ -188,7 +196,7 @@ class Referee {
   void answer_step(Connection& connection, kb_status status, const char* stage,
                    const kb_message& message) {
     if (status == KB_OK) {
-      connection.channel.send("done", {});
+      connection.channel.send("done", encode_bare());
       return;
     }
     const std::string words = plugin_text(message.text);
