@@ -2,7 +2,9 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|against|kernels|generations|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|against|pace|kernels|generations|all] [extra kbench run args...]
+# `pace` (not in `all`; about five minutes with an earlier build staged): how long the GPU waits
+# for kbench, beside the earlier build (the figures are listed where the mode is).
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
 # nvcc and through NVRTC (medians within 2%), the published two-pass reduction at 2^24 and 2^26
 # in float32 and int32, the tutorial SGEMM beside cuBLAS (scripts/published-kernels-acceptance.sh).
@@ -439,6 +441,77 @@ if [ "$mode" = against ]; then
   cat /tmp/against-times.md >>"$out/against-walls.md"
   python3 scripts/compare-builds.py "$out/against-against.csv" "$out/against-this.csv" --by-run |
     tee "$out/against-compare.md"
+fi
+
+if [ "$mode" = pace ]; then
+  # How long the GPU waits for kbench, this build beside an earlier one where one is staged
+  # (KBENCH_BASELINE, default .device/against), each figure's two builds in turns: the transpose
+  # goal preset's timing share of its wall, the default sweep's wall and lanes, nine cases (copies
+  # of 2^16, 2^20, 2^24 and 2^28 floats, a padded-tile transpose at 2048^2 and 8192^2, a naive
+  # SGEMM at 1024^3 and 2048^3, an int32 sum of 2^26) settled at 0.5% noise, and, with several
+  # GPUs, the goal presets split over them against one.
+  base=${KBENCH_BASELINE:-.device/against}
+  builds=("this:$kbench"); [ -x "$base/bin/kbench" ] && builds+=("against:$base/bin/kbench")
+  : >"$out/pace.md"
+  timed() {  # timed NAME EXE ARGS...: runs, prints NAME's wall and its time: line
+    local name=$1 exe=$2; shift 2
+    local start; start=$(date +%s.%N)
+    "$exe" run --output "$out/pace-$name.csv" "$@" >"$out/pace-$name.md" 2>>"$out/pace.log"
+    local wall; wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "$name: wall $wall s; $(sed -n 's/^time: //p' "$out/pace-$name.md")" | tee -a "$out/pace.md"
+  }
+  nine() {  # nine WHO EXE: the nine cases as three runs
+    local who=$1 exe=$2 common=(--max-noise 0.005 --no-hidden-shapes)
+    timed "nine-copy-$who" "$exe" "${common[@]}" --plugin transpose/copy --sizes 256,1024,4096,16384 \
+      --blocks 32x8 --dtypes float32
+    timed "nine-padded-$who" "$exe" "${common[@]}" --plugin transpose/shared_padded --sizes 2048,8192 \
+      --blocks 32x8 --dtypes float32
+    timed "nine-sgemm-$who" "$exe" "${common[@]}" --plugin matmul/naive --sizes 1024,2048 \
+      --blocks 16x16 --dtypes float32
+    timed "nine-reduce-$who" "$exe" "${common[@]}" --plugin reduce/cub --sizes 2^26 --blocks 256 \
+      --dtypes int32 --ops sum
+  }
+  for turn in 0 1; do
+    order=("${builds[@]}"); [ "$turn" = 1 ] && [ ${#builds[@]} = 2 ] && order=("${builds[1]}" "${builds[0]}")
+    for build in "${order[@]}"; do
+      who=${build%%:*}; exe=${build#*:}
+      timed "transpose-goal-$who-$turn" "$exe" --config presets/gpu-check-transpose.ini
+      timed "default-$who-$turn" "$exe"
+      nine "$who-$turn" "$exe"
+      if [ "$(nvidia-smi -L | wc -l)" -gt 1 ]; then
+        for preset in presets/gpu-check-*.ini; do
+          timed "$(basename "$preset" .ini)-one-$who-$turn" "$exe" --config "$preset"
+          timed "$(basename "$preset" .ini)-split-$who-$turn" "$exe" --config "$preset" --devices all --split
+        done
+      fi
+    done
+  done
+  python3 - "$out" <<'PY'
+import csv, glob, os, re, sys
+out = sys.argv[1]
+lines = open(os.path.join(out, "pace.md")).read().splitlines()
+wall = {l.split(":")[0]: float(re.search(r"wall ([0-9.]+) s", l).group(1)) for l in lines}
+def timing(name):
+    m = re.search(r"timing ([0-9.]+) s", next(l for l in lines if l.startswith(name + ":")))
+    return float(m.group(1)) if m else float("nan")
+print("| figure | build | turn 0 | turn 1 |\n|---|---|---:|---:|")
+for who in ("this", "against"):
+    if f"default-{who}-0" not in wall: continue
+    share = [timing(f"transpose-goal-{who}-{t}") / wall[f"transpose-goal-{who}-{t}"] for t in (0, 1)]
+    print(f"| transpose goal preset: timing / wall | {who} | {share[0]:.2f} | {share[1]:.2f} |")
+    print(f"| default sweep wall (s) | {who} | {wall[f'default-{who}-0']:.1f} | {wall[f'default-{who}-1']:.1f} |")
+    nine = [sum(v for k, v in wall.items() if k.startswith("nine-") and k.endswith(f"-{who}-{t}")) for t in (0, 1)]
+    noise = [max(float(r["noise"] or "nan") for f in glob.glob(os.path.join(out, f"pace-nine-*-{who}-{t}.csv"))
+                 for r in csv.DictReader(open(f)) if r["status"] == "ok") for t in (0, 1)]
+    print(f"| nine cases: wall of the four runs (s), largest noise | {who} | {nine[0]:.1f}, {noise[0]:.4f} | {nine[1]:.1f}, {noise[1]:.4f} |")
+    if any("-split-" in k for k in wall):
+        cells = []
+        for t in (0, 1):
+            one = sum(v for k, v in wall.items() if "-one-" in k and k.endswith(f"-{who}-{t}"))
+            split = sum(v for k, v in wall.items() if "-split-" in k and k.endswith(f"-{who}-{t}"))
+            cells.append(f"{split:.1f} / {one:.1f} = {split / one:.2f}")
+        print(f"| goal presets split over the GPUs / on one (s) | {who} | {cells[0]} | {cells[1]} |")
+PY
 fi
 
 if [ "$mode" = multi ] || [ "$mode" = split ]; then
