@@ -95,8 +95,8 @@ class CaseExecutor {
   OpeningWorker take_or_open_worker(int device, RefereeHandle* referee, bool refereed,
                                     std::string& error);
   // Starts the spare for the lane's next worker, on the device of the one just started, while
-  // that one times: its process start and CUDA context cost the run nothing. Nothing when it
-  // cannot start: the next worker then starts as the first did.
+  // that one times: its process start costs the run nothing. Nothing when it cannot start: the
+  // next worker then starts as the first did.
   void open_spare(int device);
   void discard(OpeningWorker& worker);
   bool greeted(const char* expected, std::string& error);
