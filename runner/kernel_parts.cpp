@@ -28,12 +28,7 @@ constexpr int kCompileSilenceMs = 600 * 1000;
 PluginProbe::KernelBuild compile_in_child(const PluginInfo& kernel,
                                           const std::vector<CaseRequest>& cases, int device) {
   PluginProbe::KernelBuild build;
-  KernelFileRequest request;
-  request.file = kernel.file;
-  request.strategy = kernel.name;
-  if (kernel.kernel) request.sha256 = kernel.kernel->sha256;
-  request.device = device;
-  request.cases = cases;
+  KernelFileRequest request = kernel_request_for(kernel, cases, device);
   if (kernel.referee) request.family = *kernel.referee;
   WorkerProcess child({executable_path(), "compile"});
   std::string kind, step = "starting";

@@ -1,11 +1,23 @@
 #include "protocol/kernel_request.hpp"
 
+#include "plugin/kernel_manifest.hpp"
 #include "protocol/codec.hpp"
 #include "protocol/field_reader.hpp"
 
 #include <sstream>
 
 namespace kb {
+
+KernelFileRequest kernel_request_for(const PluginInfo& kernel, const std::vector<CaseRequest>& cases,
+                                     int device) {
+  KernelFileRequest request;
+  request.file = kernel.file;
+  request.strategy = kernel.name;
+  if (kernel.kernel) request.sha256 = kernel.kernel->sha256;
+  request.device = device;
+  request.cases = cases;
+  return request;
+}
 
 Record encode_kernel_request(const KernelFileRequest& request) {
   std::string cases;

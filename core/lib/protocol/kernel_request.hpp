@@ -23,6 +23,11 @@ struct KernelFileRequest {
   std::optional<PluginInfo> family;
 };
 
+// The request for `kernel`'s file, strategy and content on `device`, for `cases`; the family is the
+// caller's to add (its library for the probe, its description for the compiler).
+KernelFileRequest kernel_request_for(const PluginInfo& kernel, const std::vector<CaseRequest>& cases,
+                                     int device);
+
 Record encode_kernel_request(const KernelFileRequest& request);
 // A ProtocolError names a missing, malformed or unknown field, a case among them included.
 KernelFileRequest decode_kernel_request(const Record& record);

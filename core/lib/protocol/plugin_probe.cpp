@@ -286,12 +286,7 @@ PluginProbe::KernelBuild PluginProbe::build_kernel(const PluginInfo& kernel,
                                                    const std::vector<CaseRequest>& cases,
                                                    int device) {
   KernelBuild build;
-  KernelFileRequest request;
-  request.file = kernel.file;
-  request.strategy = kernel.name;
-  if (kernel.kernel) request.sha256 = kernel.kernel->sha256;
-  request.device = device;
-  request.cases = cases;
+  KernelFileRequest request = kernel_request_for(kernel, cases, device);
   if (kernel.referee) request.family_file = kernel.referee->file;
   FileProbe probe(executable_, kernel.file, timeout_ms_);
   const FileProbe::Answer answer = probe.ask("kernel", encode_kernel_request(request));
