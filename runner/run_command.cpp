@@ -26,6 +26,7 @@
 #include "tune/best_configs.hpp"
 #include "tune/plan_tuned.hpp"
 #include "util/input_error.hpp"
+#include "util/lane_cpus.hpp"
 #include "util/output_file.hpp"
 #include "util/secret_seed.hpp"
 
@@ -253,11 +254,13 @@ int run_command(const std::vector<std::string>& args) {
     throw InputError("at most " + std::to_string(kMaxLanes - 1) + " devices at once");
   }
 
-  // The workers' host work (inputs, references, verification) runs on threads; the lanes share
-  // the cores. A KBENCH_HOST_THREADS of the user's own stands.
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  setenv("KBENCH_HOST_THREADS",
-         std::to_string(std::max<std::size_t>(1, cores / lanes.size())).c_str(), /*overwrite=*/0);
+  // Each lane keeps to cores of its own, and the workers' host work (inputs, references,
+  // verification) runs on as many threads as a lane has cores. A KBENCH_HOST_THREADS of the
+  // user's own stands.
+  const std::vector<std::vector<int>> cores =
+      lane_cpus(allowed_cpus(), static_cast<int>(lanes.size()));
+  const std::size_t threads_per_lane = cores.empty() ? 1 : std::max<std::size_t>(1, cores.back().size());
+  setenv("KBENCH_HOST_THREADS", std::to_string(threads_per_lane).c_str(), /*overwrite=*/0);
 
   std::cerr << "kbench: run " << context.run_id << ": " << plan.cases.size() << " cases from "
             << plugins << " plugins on " << lanes.size() << " lane(s) -> " << options.output
@@ -265,7 +268,8 @@ int run_command(const std::vector<std::string>& args) {
   std::vector<std::thread> threads;
   int lane = 0;
   for (const Lane& each : lanes) {
-    threads.emplace_back([&shared, &done, lane, &each] {
+    threads.emplace_back([&shared, &done, lane, &each, &cores] {
+      keep_thread_to(cores[lane]);
       const auto start = std::chrono::steady_clock::now();
       try {
         run_lane(shared, lane, *each.queue, each.device, done);
