@@ -34,7 +34,8 @@ int referee_command(const std::vector<std::string>& args) {
   const int device = args.size() == 2 && args[0] == "--device" ? std::atoi(args[1].c_str()) : -1;
   RefereeGreeting greeting;
   try {
-    if (device >= 0) open_device(device);
+    // Nothing the referee waits for is timed by its host clock (its roofs are timed by events).
+    if (device >= 0) open_device(device, HostWait::sleep);
     enter_sandbox();
     if (device >= 0) greeting.measured = measure_bandwidth(device);
   } catch (const std::exception& e) {

@@ -19,19 +19,44 @@ namespace {
 
 using Groups = std::vector<std::vector<int>>;
 
+// CPUs 0..n-1, each a core of its own.
+std::vector<kb::CpuPlace> one_thread_cores(const std::vector<int>& cpus) {
+  std::vector<kb::CpuPlace> places;
+  for (const int cpu : cpus) places.push_back({cpu, cpu});
+  return places;
+}
+
 TEST(LaneCpus, DealsContiguousGroupsTheEarlierOnesLarger) {
-  EXPECT_EQ(kb::lane_cpus({0, 1, 2, 3, 4, 5, 6, 7}, 2), (Groups{{0, 1, 2, 3}, {4, 5, 6, 7}}));
-  EXPECT_EQ(kb::lane_cpus({0, 1, 2, 3, 4, 5, 6}, 3), (Groups{{0, 1, 2}, {3, 4}, {5, 6}}));
-  EXPECT_EQ(kb::lane_cpus({2, 5, 9}, 1), (Groups{{2, 5, 9}}));
+  EXPECT_EQ(kb::lane_cpus(one_thread_cores({0, 1, 2, 3, 4, 5, 6, 7}), 2),
+            (Groups{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(kb::lane_cpus(one_thread_cores({0, 1, 2, 3, 4, 5, 6}), 3),
+            (Groups{{0, 1, 2}, {3, 4}, {5, 6}}));
+  EXPECT_EQ(kb::lane_cpus(one_thread_cores({2, 5, 9}), 1), (Groups{{2, 5, 9}}));
+}
+
+// Linux numbers a machine of 8 cores with two hardware threads each 0-7, then their siblings 8-15:
+// a lane of CPUs 0-7 would share every core with the lane of 8-15.
+TEST(LaneCpus, LanesGetWholeCoresWithBothTheirHardwareThreads) {
+  std::vector<kb::CpuPlace> places;
+  for (int cpu = 0; cpu < 16; ++cpu) places.push_back({cpu, cpu % 8});
+  EXPECT_EQ(kb::lane_cpus(places, 2),
+            (Groups{{0, 1, 2, 3, 8, 9, 10, 11}, {4, 5, 6, 7, 12, 13, 14, 15}}));
+  EXPECT_EQ(kb::lane_cpus(places, 3),
+            (Groups{{0, 1, 2, 8, 9, 10}, {3, 4, 5, 11, 12, 13}, {6, 7, 14, 15}}));
+}
+
+TEST(LaneCpus, FewerCoresThanLanesDealHardwareThreads) {
+  // Two cores of two threads, three lanes.
+  EXPECT_EQ(kb::lane_cpus({{0, 0}, {1, 1}, {2, 0}, {3, 1}}, 3), (Groups{{0, 1}, {2}, {3}}));
 }
 
 TEST(LaneCpus, LanesShareCpusWhereThereAreFewerCpusThanLanes) {
-  EXPECT_EQ(kb::lane_cpus({4, 6}, 3), (Groups{{4}, {6}, {4}}));
+  EXPECT_EQ(kb::lane_cpus(one_thread_cores({4, 6}), 3), (Groups{{4}, {6}, {4}}));
 }
 
 TEST(LaneCpus, NoCpusOrNoLanesGiveEmptyGroups) {
   EXPECT_EQ(kb::lane_cpus({}, 2), (Groups{{}, {}}));
-  EXPECT_TRUE(kb::lane_cpus({0, 1}, 0).empty());
+  EXPECT_TRUE(kb::lane_cpus(one_thread_cores({0, 1}), 0).empty());
 }
 
 TEST(LaneCpus, TheProcessMaskIsWhatTheKernelSays) {
@@ -52,6 +77,37 @@ TEST(LaneCpus, TheProcessMaskIsWhatTheKernelSays) {
     }
   }
   EXPECT_EQ(static_cast<int>(kb::allowed_cpus().size()), listed);
+}
+
+// The hardware threads the kernel calls siblings (thread_siblings_list) are one core to the
+// dealing.
+TEST(LaneCpus, SiblingsTheKernelListsShareACore) {
+  const std::vector<kb::CpuPlace> places = kb::allowed_cpus();
+  ASSERT_FALSE(places.empty());
+  for (const kb::CpuPlace& place : places) {
+    std::ifstream list("/sys/devices/system/cpu/cpu" + std::to_string(place.cpu) +
+                       "/topology/thread_siblings_list");
+    std::string siblings;
+    if (!std::getline(list, siblings)) continue;  // no topology: nothing to hold it to
+    std::stringstream ranges(siblings);
+    std::string range;
+    while (std::getline(ranges, range, ',')) {
+      const auto dash = range.find('-');
+      const int first = std::stoi(range.substr(0, dash));
+      const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+      for (const kb::CpuPlace& other : places) {
+        if (other.cpu >= first && other.cpu <= last) {
+          EXPECT_EQ(other.core, place.core) << "CPUs " << place.cpu << " and " << other.cpu;
+        }
+      }
+    }
+  }
+}
+
+std::vector<int> cpus_of(const std::vector<kb::CpuPlace>& places) {
+  std::vector<int> cpus;
+  for (const kb::CpuPlace& place : places) cpus.push_back(place.cpu);
+  return cpus;
 }
 
 std::string allowed_list_of_child() {
@@ -80,7 +136,7 @@ std::string allowed_list_of_child() {
 }
 
 TEST(LaneCpus, AProcessStartedByAPinnedThreadKeepsToItsCpus) {
-  const std::vector<int> cpus = kb::allowed_cpus();
+  const std::vector<int> cpus = cpus_of(kb::allowed_cpus());
   ASSERT_FALSE(cpus.empty());
   const int last = cpus.back();
   std::string seen;
@@ -92,16 +148,16 @@ TEST(LaneCpus, AProcessStartedByAPinnedThreadKeepsToItsCpus) {
   }).join();
   ASSERT_TRUE(kept);
   EXPECT_EQ(seen, std::to_string(last));
-  EXPECT_EQ(kb::allowed_cpus(), cpus);
+  EXPECT_EQ(cpus_of(kb::allowed_cpus()), cpus);
 }
 
 TEST(LaneCpus, NoCpusLeaveTheThreadAsItWas) {
-  const std::vector<int> cpus = kb::allowed_cpus();
+  const std::vector<int> cpus = cpus_of(kb::allowed_cpus());
   bool kept = true;
   std::vector<int> after;
   std::thread([&] {
     kept = kb::keep_thread_to({});
-    after = kb::allowed_cpus();
+    after = cpus_of(kb::allowed_cpus());
   }).join();
   EXPECT_FALSE(kept);
   EXPECT_EQ(after, cpus);

@@ -22,8 +22,9 @@ int attribute(cudaDeviceAttr what, int device) {
 
 }  // namespace
 
-void open_device(int index) {
+void open_device(int index, HostWait wait) {
   KB_CUDA_CHECK(cudaSetDevice(index));
+  if (wait == HostWait::sleep) KB_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
   KB_CUDA_CHECK(cudaFree(nullptr));
 }
 

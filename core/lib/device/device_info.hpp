@@ -30,7 +30,12 @@ DeviceInfo query_device(int index);
 // The device made current and its context created, with every driver node it needs opened: done by
 // a child before it confines itself, since a sandboxed process may not open the nodes the driver
 // makes or opens on first use. Throws kb::Error when the device cannot be used.
-void open_device(int index);
+// How the process's host threads wait for the device: `spin` (CUDA's choice with fewer contexts
+// than CPUs) answers soonest, for a process that times; `sleep` frees the CPU for the others, for
+// a process whose waits time nothing (a spinning referee took a core, or a hardware thread of
+// one, from the host strategy another lane was timing).
+enum class HostWait { spin, sleep };
+void open_device(int index, HostWait wait = HostWait::spin);
 
 // "9.0", as a results row's compute_capability cell has it.
 std::string compute_capability(const DeviceInfo& device);
