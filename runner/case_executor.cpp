@@ -20,7 +20,7 @@ using Received = WorkerProcess::Received;
 bool SharedRun::stopped() const { return interrupted() || stopping; }
 
 CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
-  return CaseKey(planned_record(run.context, c), run.options.split);
+  return CaseKey(planned_cells(run.context, c), run.options.split);
 }
 
 CaseExecutor::~CaseExecutor() {
@@ -40,7 +40,7 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
-std::optional<ResultRow> CaseExecutor::execute(const PlannedCase& c) {
+std::optional<ResultCells> CaseExecutor::execute(const PlannedCase& c) {
   const std::optional<CaseOutcome> result = c.outcome ? c.outcome : run_case(c);
   if (!result) {
     // Stopped from outside without a signal of ours: stop the run as if it had been ours.
@@ -355,10 +355,10 @@ void CaseExecutor::judge(CaseOutcome& outcome) {
 
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run
 // stops, and the case is named as not recorded.
-std::optional<ResultRow> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
+std::optional<ResultCells> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
   RunContext context = run_.context;
   if (c.hidden) context.run_id = hidden_run_id(context.run_id);
-  const ResultRow row = build_row(context, c, device_info(c.request.device),
+  const ResultCells row = build_row(context, c, device_info(c.request.device),
                                   bandwidth_[c.request.device], outcome);
   SharedCsvFile::Span samples;
   try {

@@ -63,7 +63,7 @@ class CaseExecutor {
   // when the case was abandoned (the run was interrupted while it ran, or its worker was stopped
   // from outside: no row, so --resume runs it again; interrupted() is then true), or when its row
   // could not be written (the run stops: SharedRun says why).
-  std::optional<ResultRow> execute(const PlannedCase& c);
+  std::optional<ResultCells> execute(const PlannedCase& c);
 
  private:
   // What a worker serves: one plugin on one device, for one repetition (a repetition that reused
@@ -78,7 +78,7 @@ class CaseExecutor {
   };
   // The case's result; nothing when the case was abandoned.
   std::optional<CaseOutcome> run_case(const PlannedCase& c);
-  std::optional<ResultRow> record(const PlannedCase& c, const CaseOutcome& outcome);
+  std::optional<ResultCells> record(const PlannedCase& c, const CaseOutcome& outcome);
   // A worker started and told to open its device, its answer not read yet; its channel to the
   // device's referee, if it has one, made as it started.
   struct OpeningWorker {

@@ -47,7 +47,7 @@ void RunProgress::note_once(const std::string& line) {
   std::fprintf(stderr, "kbench: %s\n", terminal_text(line).c_str());
 }
 
-void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
+void RunProgress::finished(const ResultCells& row, const CaseOutcome& outcome) {
   const std::lock_guard<std::mutex> lock(mutex_);
   if (outcome.phases) {
     phase_seconds_.setup += outcome.phases->setup;
@@ -57,20 +57,21 @@ void RunProgress::finished(const ResultRow& row, const CaseOutcome& outcome) {
     phase_seconds_.counters += outcome.phases->counters;
   }
   ++done_;
-  ++counts_[row.get("status")];
+  // Every row this kbench writes has a status it knows.
+  ++counts_[parse_status(row.status).value_or(CaseStatus::error)];
   rows_.push_back(row);
   if (terminal_) return;
   std::string line = "[" + std::to_string(done_) + "/" + std::to_string(planned_) + "] " +
-                     row.get("plugin") + " " + row.get("dtype") +
-                     (row.get("op").empty() ? "" : " " + row.get("op")) + " " + row.get("shape") +
-                     " " + row.get("block") +
-                     (row.get("params").empty() ? "" : " " + row.get("params")) + ": " +
-                     row.get("status");
-  if (!row.get("median_us").empty()) line += " " + row.get("median_us") + " us";
-  if (!row.get("gbps").empty()) line += " " + row.get("gbps") + " GB/s";
-  if (!row.get("gflops").empty()) line += " " + row.get("gflops") + " GFLOP/s";
-  if (!row.get("message").empty()) line += " (" + row.get("message") + ")";
-  if (!row.get("throttle").empty()) line += " [throttled: " + row.get("throttle") + "]";
+                     row.plugin + " " + row.dtype +
+                     (row.op.empty() ? "" : " " + row.op) + " " + row.shape +
+                     " " + row.block +
+                     (row.params.empty() ? "" : " " + row.params) + ": " +
+                     row.status;
+  if (!row.median_us.empty()) line += " " + row.median_us + " us";
+  if (!row.gbps.empty()) line += " " + row.gbps + " GB/s";
+  if (!row.gflops.empty()) line += " " + row.gflops + " GFLOP/s";
+  if (!row.message.empty()) line += " (" + row.message + ")";
+  if (!row.throttle.empty()) line += " [throttled: " + row.throttle + "]";
   std::fprintf(stderr, "%s\n", terminal_text(line).c_str());
 }
 
@@ -99,12 +100,12 @@ void RunProgress::print_cases() const {
   std::cout << "\n| plugin | dtype | op | shape | block | status | median us | GB/s | GFLOP/s | "
                "of peak |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n";
   for (const auto& r : rows_) {
-    std::string peak = r.get("fraction_of_peak");
-    if (!peak.empty()) peak += " " + r.get("peak");
+    std::string peak = r.fraction_of_peak;
+    if (!peak.empty()) peak += " " + r.peak;
     std::cout << "|";
-    for (const std::string& cell : {r.get("plugin"), r.get("dtype"), r.get("op"), r.get("shape"),
-                                    r.get("block"), r.get("status"), r.get("median_us"),
-                                    r.get("gbps"), r.get("gflops"), peak}) {
+    for (const std::string& cell : {r.plugin, r.dtype, r.op, r.shape,
+                                    r.block, r.status, r.median_us,
+                                    r.gbps, r.gflops, peak}) {
       std::cout << " " << markdown_cell(cell) << " |";
     }
     std::cout << "\n";
@@ -117,7 +118,7 @@ int RunProgress::close(CaseTable table) {
   std::cout << "\n" << done_ << " cases:";
   bool first = true;
   for (const CaseStatus status : kCaseStatuses) {
-    std::cout << (first ? " " : ", ") << counts_[status_name(status)] << " " << status_name(status);
+    std::cout << (first ? " " : ", ") << counts_[status] << " " << status_name(status);
     first = false;
   }
   if (resumed_) std::cout << "; " << resumed_ << " already in the CSV (resumed)";
@@ -125,7 +126,7 @@ int RunProgress::close(CaseTable table) {
   print_time();
   std::cout << std::flush;
   for (const auto& [status, count] : counts_) {
-    if (count > 0 && status != "ok" && status != "unsupported") return 1;
+    if (count > 0 && status != CaseStatus::ok && status != CaseStatus::unsupported) return 1;
   }
   return 0;
 }

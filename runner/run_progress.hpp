@@ -5,7 +5,7 @@
 #pragma once
 
 #include "case/case_outcome.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "util/lane_times.hpp"
 
 #include <chrono>
@@ -23,7 +23,7 @@ class RunProgress {
   explicit RunProgress(std::size_t planned);
   void started(const std::string& label);
   // `outcome` holds the case's phase times in the worker (none for a case that did not run).
-  void finished(const ResultRow& row, const CaseOutcome& outcome);
+  void finished(const ResultCells& row, const CaseOutcome& outcome);
   void skipped_resumed();
   void worker_started(double seconds);
   // A lane ran out of cases after `seconds` ("host", "device 0").
@@ -42,8 +42,8 @@ class RunProgress {
 
   std::size_t planned_, done_ = 0, resumed_ = 0;
   bool terminal_;
-  std::vector<ResultRow> rows_;
-  std::map<std::string, std::size_t> counts_;
+  std::vector<ResultCells> rows_;
+  std::map<CaseStatus, std::size_t> counts_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::size_t worker_starts_ = 0;
   double worker_start_seconds_ = 0;

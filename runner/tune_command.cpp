@@ -61,7 +61,7 @@ std::vector<Problem> problems_of(const Plan& plan, const RunContext& context) {
   std::vector<Problem> problems;
   std::vector<std::map<Configuration, PlannedCase>> configurations;
   for (const auto& c : plan.cases) {
-    const ResultRecord row = planned_record(context, c);
+    const ResultRecord row = record_of(planned_cells(context, c));
     const BestKey key = best_key(row);
     auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem& p) {
       return p.key == key && p.device == c.request.device;
@@ -116,7 +116,7 @@ Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const Tun
     } else {
       if (shared.stopped()) throw TuneStopped{};
       shared.progress.started(describe_case(c));
-      const std::optional<ResultRow> row = executor.execute(c);
+      const std::optional<ResultCells> row = executor.execute(c);
       if (!row) throw TuneStopped{};
       t.rows[point] = record_of(*row);
     }

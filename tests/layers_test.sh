@@ -26,7 +26,7 @@ expect_refused core/lib/measure/case_runner.cpp store/results_store.hpp \
   "core/lib/measure/case_runner.cpp:.*layer 'measure' may not include 'store/results_store.hpp'"
 expect_refused core/lib/util/csv.cpp analysis/comparison.hpp "layer 'util' may not include"
 expect_refused runner/run_command.cpp measure/case_runner.hpp "the parent never includes the timing loop"
-expect_refused plugins/transpose/naive_row.cu store/result_schema.hpp "plugin code may not include"
+expect_refused plugins/transpose/naive_row.cu store/result_columns.hpp "plugin code may not include"
 expect_refused runner/list_command.cpp plan.hpp "include 'plan.hpp' by its folder"
 # README.md's table of the layers drifting from the rules.
 rm -rf "$scratch/tree"

@@ -11,7 +11,7 @@
 // on one night. The steps of 2% and less are what `--fail-slower 3` must let pass.
 //
 // Usage: synthetic_history OUT_DIR [NIGHTS=100] [CASES=250]
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "util/csv.hpp"
 
 #include <cmath>
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
   for (int night = 0; night < nights; ++night) throttled[night] = random.uniform() < 0.05;
   const int crash_night = nights / 2;
 
-  std::vector<std::string> header(kb::kResultColumns.begin(), kb::kResultColumns.end());
+  std::vector<std::string> header(kb::kResultHeader.begin(), kb::kResultHeader.end());
   for (int night = 0; night < nights; ++night) {
     char name[64], run[32], stamp[32], version[48];
     std::snprintf(name, sizeof name, "/night-%03d.csv", night + 1);
@@ -152,42 +152,42 @@ int main(int argc, char** argv) {
         for (int repetition = 0; repetition < kRepetitions; ++repetition) {
           std::snprintf(stamp, sizeof stamp, "2026-%02d-%02dT02:%02d:%02dZ", month, day,
                         repetition * 10 + static_cast<int>(m) * 5, static_cast<int>(c % 60));
-          kb::ResultRow row;
-          row.set("timestamp_utc", stamp);
-          row.set("run_id", run);
-          row.set("host", "node-" + models[m].short_name + "-" + card);
-          row.set("kbench_version", version);
-          row.set("gpu_name", models[m].name);
-          row.set("gpu_uuid", "GPU-" + models[m].short_name + "-card-" + card);
-          row.set("compute_capability", "9.0");
-          row.set("sm_count", "132");
-          row.set("device", "0");
-          row.set("family", k.family);
-          row.set("plugin", k.plugin);
-          row.set("dtype", k.dtype);
-          row.set("op", k.op);
-          row.set("shape", k.shape);
-          row.set("block", k.block);
-          row.set("cache", "hot");
-          row.set("repetition", std::to_string(repetition));
+          kb::ResultCells row;
+          row.timestamp_utc = stamp;
+          row.run_id = run;
+          row.host = "node-" + models[m].short_name + "-" + card;
+          row.kbench_version = version;
+          row.gpu_name = models[m].name;
+          row.gpu_uuid = "GPU-" + models[m].short_name + "-card-" + card;
+          row.compute_capability = "9.0";
+          row.sm_count = "132";
+          row.device = "0";
+          row.family = k.family;
+          row.plugin = k.plugin;
+          row.dtype = k.dtype;
+          row.op = k.op;
+          row.shape = k.shape;
+          row.block = k.block;
+          row.cache = "hot";
+          row.repetition = std::to_string(repetition);
           const bool crashed = night == crash_night && c == 7 && m == 0;
-          row.set("status", crashed ? "crashed" : "ok");
+          row.status = crashed ? "crashed" : "ok";
           if (crashed) {
-            row.set("message", "the worker died (signal 11)");
+            row.message = "the worker died (signal 11)";
           } else {
             const double spread = throttled[night] ? 0.009 : 0.003;
             const double us = k.base_us * factor * (1 + spread * random.noise());
             char text[32];
             std::snprintf(text, sizeof text, "%.4f", us);
-            row.set("median_us", text);
-            row.set("noise", "0.002");
-            row.set("samples", "40");
-            row.set("sm_clock_mhz", throttled[night] ? "1755" : "1980");
-            if (throttled[night]) row.set("throttle", "sw_power_cap");
+            row.median_us = text;
+            row.noise = "0.002";
+            row.samples = "40";
+            row.sm_clock_mhz = throttled[night] ? "1755" : "1980";
+            if (throttled[night]) row.throttle = "sw_power_cap";
             std::snprintf(text, sizeof text, "%.4g", us * 1e-6 * 650);
-            row.set("energy_j", text);
+            row.energy_j = text;
           }
-          out << kb::csv_line(row.cells());
+          out << kb::csv_line(kb::cells_in_order(row));
         }
       }
     }

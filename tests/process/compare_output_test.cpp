@@ -121,11 +121,11 @@ TEST(CompareOutput, ACounterOfTheCountersColumn) {
     Case shared = with({}, "8192", "400"), padded = with({}, "8192", "300");
     shared.plugin = "transpose/shared";
     padded.plugin = "transpose/shared_padded";
-    ResultRow row = make_row(shared);
-    row.set("counters", "dram_throughput=60.5;shared_load_bank_conflicts=8388608");
+    ResultCells row = make_row(shared);
+    row.counters = "dram_throughput=60.5;shared_load_bank_conflicts=8388608";
     store.append(row);
     row = make_row(padded);
-    row.set("counters", "dram_throughput=80.25;shared_load_bank_conflicts=0");
+    row.counters = "dram_throughput=80.25;shared_load_bank_conflicts=0";
     store.append(row);
   }
   const auto run = kbtest::kbench({"compare", path, "--by", "plugin", "--metric",

@@ -1,7 +1,7 @@
 // A results file its readers would call corrupt (a row of other cells, a quote left open, a NUL
 // byte) is refused by every command that would write to it, in one line naming the file and the
 // line, exit 2, not a byte changed: appending rows after it hid them from every reader.
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "support/kbench_process.hpp"
 
 #include <boost/filesystem.hpp>

@@ -406,7 +406,7 @@ class HostileFiles {
     const std::vector<std::string> runs = {"night-1", text_cell("night-2")};
     for (int r = 0; r < 24; ++r) {
       std::vector<std::string> cells;
-      for (const char* column : kb::kResultColumns) {
+      for (const char* column : kb::kResultHeader) {
         const std::string name = column;
         std::string cell;
         if (name == "gpu_name") cell = gpus[r % 2];
@@ -528,7 +528,7 @@ class HostileFiles {
     resume.push_back("--resume");
     if (std::string failure = check(resume); !failure.empty()) return failure;
     std::multiset<std::string> shapes;
-    for (const auto& row : kb::read_results(csv)) shapes.insert(row.get("shape"));
+    for (const auto& row : kb::read_results(csv)) shapes.insert(row.shape);
     if (shapes.size() != 6 || std::set<std::string>(shapes.begin(), shapes.end()).size() != 6) {
       return "after a swap and the resume, " + std::to_string(shapes.size()) + " rows instead of 6";
     }

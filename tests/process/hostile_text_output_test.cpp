@@ -88,9 +88,9 @@ TEST(HostileText, CompareTablesKeepTheirColumnsWhateverTheNamesHold) {
     kb::ResultsStore store(csv);
     for (const auto& [run, gpu, plugin] :
          {std::tuple{"night|1", "GPU | one", "transpose/a|b"}, {"night\n2", "GPU\ntwo", "transpose/c\nd"}}) {
-      kb::ResultRow row = kbtest::case_row({gpu, std::string("uuid-") + run, 3000},
+      kb::ResultCells row = kbtest::case_row({gpu, std::string("uuid-") + run, 3000},
                                            {plugin, "float32", "1024", 10, 8e6});
-      row.set("run_id", run);
+      row.run_id = run;
       store.append(row);
     }
   }
@@ -173,11 +173,11 @@ TEST(HostileText, ReportRunsNoCommandFromAnyCell) {
         spec.op = "op\n" + evil;
         spec.block = "32x8 " + evil;
         spec.metrics = "m=" + evil;
-        kb::ResultRow row = kbtest::case_row({name, uuid, copy}, spec);
-        row.set("run_id", "run " + evil);
-        row.set("host", "host " + evil);
-        row.set("params", "p=" + evil);
-        row.set("message", evil);
+        kb::ResultCells row = kbtest::case_row({name, uuid, copy}, spec);
+        row.run_id = "run " + evil;
+        row.host = "host " + evil;
+        row.params = "p=" + evil;
+        row.message = evil;
         store.append(row);
       }
     }
@@ -259,8 +259,8 @@ TEST(HostileText, HtmlPagesShowEveryNameAsText) {
           {"H200 " + tag, "GPU-b", 4200.0}}) {
       for (const char* size : {"1024", "2048"}) {
         for (const std::string& plugin : {"transpose/a|b" + tag, std::string("transpose/plain")}) {
-          kb::ResultRow row = kbtest::case_row({name, uuid, copy}, {plugin, "float32", size, 10, 8e6});
-          row.set("run_id", "night " + tag);
+          kb::ResultCells row = kbtest::case_row({name, uuid, copy}, {plugin, "float32", size, 10, 8e6});
+          row.run_id = "night " + tag;
           store.append(row);
         }
       }

@@ -120,9 +120,9 @@ class Interruption : public ::testing::Test {
     const auto rows = kb::read_results(csv_);
     std::multiset<std::string> shapes;
     for (const auto& r : rows) {
-      EXPECT_EQ(r.get("status"), "ok");
-      EXPECT_EQ(r.get("run_id"), "night-1");
-      shapes.insert(r.get("shape"));
+      EXPECT_EQ(r.status, "ok");
+      EXPECT_EQ(r.run_id, "night-1");
+      shapes.insert(r.shape);
     }
     EXPECT_EQ(rows.size(), 12u);
     EXPECT_EQ(std::set<std::string>(shapes.begin(), shapes.end()).size(), 12u);
@@ -163,7 +163,7 @@ TEST_F(Interruption, SigintFinishesTheCaseFlushesAndPrintsTheResumeCommand) {
   EXPECT_EQ(WEXITSTATUS(status), 130);
   const std::size_t before = rows_in(csv_);
   EXPECT_LT(before, 12u);
-  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok");  // none torn
+  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.status, "ok");  // none torn
 
   resume_and_expect_every_case_once();
 }
@@ -199,7 +199,7 @@ TEST_P(GroupSignal, TheCaseInFlightIsFinishedOrAbandonedNeverCrashedAndResumeCom
   const std::size_t before = rows_in(csv_);
   EXPECT_GE(before, 2u);
   EXPECT_LT(before, 12u);
-  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.get("status"), "ok") << r.get("message");
+  for (const auto& r : kb::read_results(csv_)) EXPECT_EQ(r.status, "ok") << r.message;
 
   resume_and_expect_every_case_once();
 }

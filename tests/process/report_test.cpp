@@ -145,9 +145,9 @@ TEST_F(ReportTest, SaysWhichCodeRanAndWhichModelTheTableLacks) {
     for (const auto& [card, code] : {std::pair{h100, "sm_90 (cuda 13.0)"},
                                      {b200, "ptx-jit compute_90 (ptx 9.0)"},
                                      {gb10, "ptx-jit compute_90 (ptx 9.0)"}}) {
-      kb::ResultRow row = case_row(card, {"matmul/cublas", "float32", "4096x4096x4096", 1000,
+      kb::ResultCells row = case_row(card, {"matmul/cublas", "float32", "4096x4096x4096", 1000,
                                           201326592, 137438953472, "fp32"});
-      row.set("code", code);
+      row.code = code;
       store.append(row);
     }
   }
@@ -214,12 +214,12 @@ TEST_F(ReportTest, WithEnergyTheBestCaseSaysWhatItDidPerJoule) {
     // The same case again, later, on each card: now with an energy window (and only there).
     for (const auto& [uuid, name, gb_per_j] :
          {std::tuple{"GPU-a", "H100", "9.000"}, {"GPU-b", "H100", "11.00"}, {"GPU-c", "H200", "14.00"}}) {
-      kb::ResultRow row = case_row({name, uuid, name == std::string("H100") ? 3000.0 : 4200.0},
+      kb::ResultCells row = case_row({name, uuid, name == std::string("H100") ? 3000.0 : 4200.0},
                                    {"transpose/fast", "float32", "8192x8192",
                                     name == std::string("H100") ? 200 : 200 / 1.2, 536870912},
                                    "2026-01-02T00:00:00Z");
-      row.set("energy_j", "0.05");
-      row.set("gb_per_j", gb_per_j);
+      row.energy_j = "0.05";
+      row.gb_per_j = gb_per_j;
       store.append(row);
     }
   }
@@ -239,13 +239,13 @@ TEST_F(ReportTest, RowsWithCountersSayWhyInTheFamilysSection) {
     kb::ResultsStore store(csv_);
     // The same cases again, later, measured with --metrics on one H100.
     const Card h100{"H100", "GPU-a", 3000};
-    kb::ResultRow row = case_row(h100, {"transpose/copy", "float32", "8192x8192", 180, 536870912},
+    kb::ResultCells row = case_row(h100, {"transpose/copy", "float32", "8192x8192", 180, 536870912},
                                  "2026-01-02T00:00:00Z");
-    row.set("counters", "dram_throughput=91.5;dram_read_bytes=268435456;shared_load_bank_conflicts=0");
+    row.counters = "dram_throughput=91.5;dram_read_bytes=268435456;shared_load_bank_conflicts=0";
     store.append(row);
     row = case_row(h100, {"transpose/fast", "float32", "8192x8192", 200, 536870912},
                    "2026-01-02T00:00:00Z");
-    row.set("counters", "dram_throughput=82.25;dram_read_bytes=268435456;l2_hit_rate=49.5");
+    row.counters = "dram_throughput=82.25;dram_read_bytes=268435456;l2_hit_rate=49.5";
     store.append(row);
   }
   const fs::path out = folder_ / "report";
@@ -294,10 +294,10 @@ TEST_F(ReportTest, APanelWithoutAMeasuredCaseIsDrawnEmptyNotAnError) {
     const Card host{"", "", 0};
     for (const char* shape : {"16", "33"}) {
       for (const char* dtype : {"float32", "float64"}) {
-        kb::ResultRow row = case_row(host, {"testing/good", dtype, shape, 0.05, 128});
-        row.set("host", "vm");
-        row.set("device", "host");
-        if (std::string(dtype) == "float64") row.set("status", "verify_failed");
+        kb::ResultCells row = case_row(host, {"testing/good", dtype, shape, 0.05, 128});
+        row.host = "vm";
+        row.device = "host";
+        if (std::string(dtype) == "float64") row.status = "verify_failed";
         store.append(row);
       }
     }

@@ -35,7 +35,7 @@ class Resume : public ::testing::Test {
   std::multiset<std::string> cases() const {
     std::multiset<std::string> seen;
     for (const auto& row : kb::read_results(csv_)) {
-      seen.insert(row.get("shape") + " seed " + row.get("seed") + " " + row.get("cache"));
+      seen.insert(row.shape + " seed " + row.seed + " " + row.cache);
     }
     return seen;
   }

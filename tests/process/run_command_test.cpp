@@ -259,7 +259,7 @@ TEST(RunCommand, ShardsOfARunTogetherHoldEveryCaseOnce) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
   }
   for (const auto& row : kb::read_results(csv.string())) {
-    cases.insert(row.get("dtype") + " " + row.get("shape"));
+    cases.insert(row.dtype + " " + row.shape);
   }
   EXPECT_EQ(cases.size(), 8u);
   EXPECT_EQ(std::set<std::string>(cases.begin(), cases.end()).size(), 8u);
@@ -283,7 +283,7 @@ TEST(RunCommand, RepetitionsAreWholePassesOverThePlanEachInAFreshWorker) {
 std::multiset<std::string> repetitions_and_shapes(const std::string& csv) {
   std::multiset<std::string> cases;
   for (const auto& row : kb::read_results(csv)) {
-    cases.insert(row.get("repetition") + ":" + row.get("shape"));
+    cases.insert(row.repetition + ":" + row.shape);
   }
   return cases;
 }

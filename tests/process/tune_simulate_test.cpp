@@ -49,23 +49,23 @@ void write_model_space(const std::string& csv) {
       for (int u = 0; u < 4; ++u) {
         for (int v = 0; v < 2; ++v) {
           if (model::refused(b, u)) continue;
-          kb::ResultRow row;
-          row.set("run_id", "space");
-          row.set("gpu_name", "Model GPU");
-          row.set("device", "0");
-          row.set("family", "tuning");
-          row.set("plugin", "tuning/model");
-          row.set("plugin_version", "1");
-          row.set("dtype", "int32");
-          row.set("shape", std::to_string(n));
-          row.set("block", model::kBlocks[b]);
-          row.set("params", "unroll=" + std::to_string(model::kUnrolls[u]) +
-                                ";vec=" + std::to_string(model::kVecs[v]));
-          row.set("seed", "42");
-          row.set("cache", "hot");
+          kb::ResultCells row;
+          row.run_id = "space";
+          row.gpu_name = "Model GPU";
+          row.device = "0";
+          row.family = "tuning";
+          row.plugin = "tuning/model";
+          row.plugin_version = "1";
+          row.dtype = "int32";
+          row.shape = std::to_string(n);
+          row.block = model::kBlocks[b];
+          row.params = "unroll=" + std::to_string(model::kUnrolls[u]) +
+                                ";vec=" + std::to_string(model::kVecs[v]);
+          row.seed = "42";
+          row.cache = "hot";
           const bool broken = model::broken(b, u, v);
-          row.set("status", broken ? "verify_failed" : "ok");
-          if (!broken) row.set("median_us", std::to_string(model::cost_us(n, {b, u, v})));
+          row.status = broken ? "verify_failed" : "ok";
+          if (!broken) row.median_us = std::to_string(model::cost_us(n, {b, u, v}));
           store.append(row);
         }
       }
@@ -142,10 +142,10 @@ TEST(TuneSimulate, OnTheCommittedH100TransposeSweeps) {
            std::vector<std::pair<kb::Block, double>>>
       problems;
   for (const auto& row : kb::read_results(csv)) {
-    if (row.get("plugin").rfind("transpose/naive_", 0) != 0 || row.get("status") != "ok") continue;
-    problems[{row.get("run_id"), row.get("plugin"), row.get("dtype"), row.get("shape")}]
-        .emplace_back(kb::parse_blocks(row.get("block")).front(),
-                      std::atof(row.get("median_us").c_str()));
+    if (row.plugin.rfind("transpose/naive_", 0) != 0 || row.status != "ok") continue;
+    problems[{row.run_id, row.plugin, row.dtype, row.shape}]
+        .emplace_back(kb::parse_blocks(row.block).front(),
+                      std::atof(row.median_us.c_str()));
   }
   std::size_t checked = 0;
   for (auto& [key, measured] : problems) {

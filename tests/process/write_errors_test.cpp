@@ -50,8 +50,8 @@ class WriteErrors : public ::testing::Test {
     EXPECT_EQ(rows.size(), expected);
     std::set<std::string> shapes;
     for (const auto& row : rows) {
-      EXPECT_EQ(row.get("status"), "ok");
-      shapes.insert(row.get("shape"));
+      EXPECT_EQ(row.status, "ok");
+      shapes.insert(row.shape);
     }
     EXPECT_EQ(shapes.size(), rows.size());
   }

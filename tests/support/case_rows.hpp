@@ -22,34 +22,34 @@ struct CaseSpec {
   std::string peak = "copy", op = "", block = "-", metrics = "";
 };
 
-inline kb::ResultRow case_row(const Card& card, const CaseSpec& c,
+inline kb::ResultCells case_row(const Card& card, const CaseSpec& c,
                               const std::string& timestamp = "2026-01-01T00:00:00Z") {
-  kb::ResultRow r;
-  r.set("timestamp_utc", timestamp);
-  r.set("run_id", "run-" + card.uuid);
-  r.set("gpu_name", card.name);
-  r.set("gpu_uuid", card.uuid);
-  r.set("compute_capability", card.compute_capability);
-  r.set("sm_count", card.sm_count);
-  r.set("l2_bytes", card.l2_bytes);
-  r.set("copy_gbps", std::to_string(card.copy_gbps));
-  r.set("sm_clock_mhz", card.sm_clock_mhz);
-  r.set("family", c.plugin.substr(0, c.plugin.find('/')));
-  r.set("plugin", c.plugin);
-  r.set("dtype", c.dtype);
-  r.set("op", c.op);
-  r.set("shape", c.shape);
-  r.set("block", c.block);
-  r.set("cache", "hot");
-  r.set("status", "ok");
-  r.set("median_us", std::to_string(c.median_us));
-  r.set("noise", "0.001");
-  if (c.bytes > 0) r.set("gbps", std::to_string(c.bytes / c.median_us / 1e3));
-  if (c.flops > 0) r.set("gflops", std::to_string(c.flops / c.median_us / 1e3));
-  r.set("peak", c.peak);
-  r.set("bytes", std::to_string(c.bytes));
-  r.set("flops", std::to_string(c.flops));
-  r.set("metrics", c.metrics);
+  kb::ResultCells r;
+  r.timestamp_utc = timestamp;
+  r.run_id = "run-" + card.uuid;
+  r.gpu_name = card.name;
+  r.gpu_uuid = card.uuid;
+  r.compute_capability = card.compute_capability;
+  r.sm_count = card.sm_count;
+  r.l2_bytes = card.l2_bytes;
+  r.copy_gbps = std::to_string(card.copy_gbps);
+  r.sm_clock_mhz = card.sm_clock_mhz;
+  r.family = c.plugin.substr(0, c.plugin.find('/'));
+  r.plugin = c.plugin;
+  r.dtype = c.dtype;
+  r.op = c.op;
+  r.shape = c.shape;
+  r.block = c.block;
+  r.cache = "hot";
+  r.status = "ok";
+  r.median_us = std::to_string(c.median_us);
+  r.noise = "0.001";
+  if (c.bytes > 0) r.gbps = std::to_string(c.bytes / c.median_us / 1e3);
+  if (c.flops > 0) r.gflops = std::to_string(c.flops / c.median_us / 1e3);
+  r.peak = c.peak;
+  r.bytes = std::to_string(c.bytes);
+  r.flops = std::to_string(c.flops);
+  r.metrics = c.metrics;
   return r;
 }
 

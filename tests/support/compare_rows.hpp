@@ -2,7 +2,7 @@
 // and noise given as the text a results file holds.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 
 #include <string>
 
@@ -15,23 +15,23 @@ struct Case {
   std::string timestamp = "2026-01-01T00:00:00Z", run = "run-1", dtype = "float32";
 };
 
-inline kb::ResultRow make_row(const Case& c) {
-  kb::ResultRow row;
-  row.set("timestamp_utc", c.timestamp);
-  row.set("run_id", c.run);
-  row.set("gpu_name", c.gpu);
-  row.set("gpu_uuid", c.uuid);
-  row.set("family", c.plugin.substr(0, c.plugin.find('/')));
-  row.set("plugin", c.plugin);
-  row.set("dtype", c.dtype);
-  row.set("shape", c.shape);
-  row.set("block", c.block);
-  row.set("cache", "hot");
-  row.set("status", c.status);
+inline kb::ResultCells make_row(const Case& c) {
+  kb::ResultCells row;
+  row.timestamp_utc = c.timestamp;
+  row.run_id = c.run;
+  row.gpu_name = c.gpu;
+  row.gpu_uuid = c.uuid;
+  row.family = c.plugin.substr(0, c.plugin.find('/'));
+  row.plugin = c.plugin;
+  row.dtype = c.dtype;
+  row.shape = c.shape;
+  row.block = c.block;
+  row.cache = "hot";
+  row.status = c.status;
   if (c.status == "ok") {
-    row.set("median_us", c.median_us);
-    row.set("noise", c.noise);
-    row.set("gbps", std::to_string(1e4 / std::stod(c.median_us)));
+    row.median_us = c.median_us;
+    row.noise = c.noise;
+    row.gbps = std::to_string(1e4 / std::stod(c.median_us));
   }
   return row;
 }

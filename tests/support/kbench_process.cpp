@@ -105,7 +105,7 @@ Run kbench(const std::vector<std::string>& args, const std::string& given_csv) {
       for (const auto& row : kb::read_results(csv)) {
         Row cells;
         for (std::size_t i = 0; i < kb::kResultColumnCount; ++i) {
-          cells[kb::kResultColumns[i]] = row.cells()[i];
+          cells[kb::kResultHeader[i]] = kb::cell_at(row, i);
         }
         run.rows.push_back(std::move(cells));
       }

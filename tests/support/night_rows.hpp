@@ -2,7 +2,7 @@
 // test chooses, for the verdict and history tests.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 
 #include <string>
 #include <vector>
@@ -17,31 +17,31 @@ struct NightCase {
   std::string gpu = "NVIDIA H100 80GB HBM3", uuid = "GPU-aaaaaaaa-1";
 };
 
-inline std::vector<kb::ResultRow> night_rows(const std::string& run, const NightCase& c,
+inline std::vector<kb::ResultCells> night_rows(const std::string& run, const NightCase& c,
                                              const std::string& timestamp = "2026-01-01T02:00:00Z") {
-  std::vector<kb::ResultRow> rows;
+  std::vector<kb::ResultCells> rows;
   const std::size_t count = c.status == "ok" ? c.medians.size() : 1;
   for (std::size_t repetition = 0; repetition < count; ++repetition) {
-    kb::ResultRow r;
-    r.set("timestamp_utc", timestamp);
-    r.set("run_id", run);
-    r.set("host", "node1");
-    r.set("gpu_name", c.gpu);
-    r.set("gpu_uuid", c.uuid);
-    r.set("compute_capability", "9.0");
-    r.set("device", "0");
-    r.set("family", c.plugin.substr(0, c.plugin.find('/')));
-    r.set("plugin", c.plugin);
-    r.set("dtype", c.dtype);
-    r.set("shape", c.shape);
-    r.set("block", "-");
-    r.set("cache", "hot");
-    r.set("repetition", std::to_string(repetition));
-    r.set("status", c.status);
-    r.set("message", c.message);
+    kb::ResultCells r;
+    r.timestamp_utc = timestamp;
+    r.run_id = run;
+    r.host = "node1";
+    r.gpu_name = c.gpu;
+    r.gpu_uuid = c.uuid;
+    r.compute_capability = "9.0";
+    r.device = "0";
+    r.family = c.plugin.substr(0, c.plugin.find('/'));
+    r.plugin = c.plugin;
+    r.dtype = c.dtype;
+    r.shape = c.shape;
+    r.block = "-";
+    r.cache = "hot";
+    r.repetition = std::to_string(repetition);
+    r.status = c.status;
+    r.message = c.message;
     if (c.status == "ok") {
-      r.set("median_us", std::to_string(c.medians[repetition]));
-      r.set("noise", std::to_string(c.noise));
+      r.median_us = std::to_string(c.medians[repetition]);
+      r.noise = std::to_string(c.noise);
     }
     rows.push_back(std::move(r));
   }
@@ -66,9 +66,9 @@ inline std::vector<double> scaled(std::vector<double> medians, double factor) {
 
 // Four nights, one a day; case 2048 gets 10% slower on the third and stays so. The run ids sort
 // against the order they ran in, which the history must follow.
-inline std::vector<kb::ResultRow> four_nights() {
+inline std::vector<kb::ResultCells> four_nights() {
   const std::vector<std::string> ids = {"zeta", "epsilon", "delta", "alpha"};
-  std::vector<kb::ResultRow> rows;
+  std::vector<kb::ResultCells> rows;
   for (int night = 0; night < 4; ++night) {
     const std::string stamp = "2026-11-1" + std::to_string(night) + "T02:00:00Z";
     const double slowdown = night >= 2 ? 4.4 : 4;

@@ -7,7 +7,7 @@
 
 namespace kbtest {
 
-inline std::vector<kb::ResultRecord> records_of(const std::vector<kb::ResultRow>& rows) {
+inline std::vector<kb::ResultRecord> records_of(const std::vector<kb::ResultCells>& rows) {
   std::vector<kb::ResultRecord> records;
   for (const auto& row : rows) records.push_back(kb::record_of(row));
   return records;

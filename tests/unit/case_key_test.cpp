@@ -25,29 +25,32 @@ TEST(CaseColumns, EachQuestionTakesItsColumnsInTheOneOrder) {
 }
 
 TEST(CaseKey, HoldsEveryColumnThatDefinesACase) {
-  kb::ResultRow row;
-  for (const auto& column : kb::kCaseInRun.names()) row.set(column, column + "-value");
-  row.set("device", "1");
-  row.set("median_us", "3.5");
-  const kb::CaseKey key(kb::record_of(row), false);
-  for (const auto& column : kb::kCaseInRun.names()) {
-    kb::ResultRow other = row;
-    other.set(column, "different");
-    EXPECT_FALSE(kb::CaseKey(kb::record_of(other), false) == key)
-        << column << " is not part of the key";
+  kb::ResultCells row;
+  for (const kb::CaseColumn column : kb::kCaseInRun.list()) {
+    const char* name = kb::column_name(column);
+    kb::cell_at(row, kb::column_of(name)) = std::string(name) + "-value";
   }
-  kb::ResultRow remeasured = row;
-  remeasured.set("median_us", "4.5");
-  remeasured.set("timestamp_utc", "later");
+  row.device = "1";
+  row.median_us = "3.5";
+  const kb::CaseKey key(kb::record_of(row), false);
+  for (const kb::CaseColumn column : kb::kCaseInRun.list()) {
+    kb::ResultCells other = row;
+    kb::cell_at(other, kb::column_of(kb::column_name(column))) = "different";
+    EXPECT_FALSE(kb::CaseKey(kb::record_of(other), false) == key)
+        << kb::column_name(column) << " is not part of the key";
+  }
+  kb::ResultCells remeasured = row;
+  remeasured.median_us = "4.5";
+  remeasured.timestamp_utc = "later";
   EXPECT_TRUE(kb::CaseKey(kb::record_of(remeasured), false) == key);
   // With --split a CUDA case may run on any device; a host case stays a host case.
-  kb::ResultRow elsewhere = row;
-  elsewhere.set("device", "0");
+  kb::ResultCells elsewhere = row;
+  elsewhere.device = "0";
   EXPECT_TRUE(kb::CaseKey(kb::record_of(elsewhere), true) == kb::CaseKey(kb::record_of(row), true));
   EXPECT_FALSE(kb::CaseKey(kb::record_of(elsewhere), false) ==
                kb::CaseKey(kb::record_of(row), false));
-  kb::ResultRow on_host = row;
-  on_host.set("device", "host");
+  kb::ResultCells on_host = row;
+  on_host.device = "host";
   EXPECT_FALSE(kb::CaseKey(kb::record_of(on_host), true) == kb::CaseKey(kb::record_of(row), true));
 }
 

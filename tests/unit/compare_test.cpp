@@ -62,22 +62,22 @@ TEST(Compare, AHostPluginHasItsColumnBesideTheGpuPlugins) {
 // rows all judged one way, as every file from before the `referee` column, say nothing.
 TEST(Compare, SelfRefereedRowsBesideFamilyRefereedOnesAreNamed) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+  std::vector<ResultCells> rows = {make_row(with(h100, "1024", "100")),
                                  make_row(with(h200, "1024", "50"))};
   Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.self_refereed.empty());
   EXPECT_EQ(comparison_markdown(comparison).find("Not like for like"), std::string::npos);
 
-  rows[1].set("referee", "family");
+  rows[1].referee = "family";
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
-  EXPECT_EQ(comparison.self_refereed, (std::vector<std::string>{rows[0].get("plugin")}));
+  EXPECT_EQ(comparison.self_refereed, (std::vector<std::string>{rows[0].plugin}));
   EXPECT_NE(comparison_markdown(comparison).find("Not like for like: rows of " +
-                                                 rows[0].get("plugin") +
+                                                 rows[0].plugin +
                                                  " were refereed by the plugin itself"),
             std::string::npos)
       << comparison_markdown(comparison);
 
-  rows[0].set("referee", "family");
+  rows[0].referee = "family";
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.self_refereed.empty());
 }
@@ -87,7 +87,7 @@ TEST(Compare, SelfRefereedRowsBesideFamilyRefereedOnesAreNamed) {
 // columns (and plugins' rows) say nothing.
 TEST(Compare, KernelFilesAreNamedAndAnEditedOneIsSaidToBe) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+  std::vector<ResultCells> rows = {make_row(with(h100, "1024", "100")),
                                  make_row(with(h200, "1024", "50"))};
   Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.kernel_files.empty());
@@ -95,20 +95,20 @@ TEST(Compare, KernelFilesAreNamedAndAnEditedOneIsSaidToBe) {
 
   const std::string a(64, 'a'), b(64, 'b');
   for (auto& row : rows) {
-    row.set("kernel_file", "/k/tile.cu");
-    row.set("kernel_sha256", a);
-    row.set("kernel_compiler", "nvrtc 13.0 -arch=sm_90 -std=c++17, entry k");
+    row.kernel_file = "/k/tile.cu";
+    row.kernel_sha256 = a;
+    row.kernel_compiler = "nvrtc 13.0 -arch=sm_90 -std=c++17, entry k";
   }
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   ASSERT_EQ(comparison.kernel_files.size(), 1u);
-  EXPECT_EQ(comparison.kernel_files[0].plugin, rows[0].get("plugin"));
+  EXPECT_EQ(comparison.kernel_files[0].plugin, rows[0].plugin);
   EXPECT_EQ(comparison.kernel_files[0].sha256s, (std::vector<std::string>{a}));
-  EXPECT_NE(comparison_markdown(comparison).find("- " + rows[0].get("plugin") +
+  EXPECT_NE(comparison_markdown(comparison).find("- " + rows[0].plugin +
                                                  ": /k/tile.cu, sha256 aaaaaaaaaaaa\n"),
             std::string::npos)
       << comparison_markdown(comparison);
 
-  rows[1].set("kernel_sha256", b);
+  rows[1].kernel_sha256 = b;
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   EXPECT_EQ(comparison.kernel_files[0].sha256s, (std::vector<std::string>{a, b}));
   EXPECT_NE(comparison_markdown(comparison).find(
@@ -123,14 +123,14 @@ TEST(Compare, KernelFilesAreNamedAndAnEditedOneIsSaidToBe) {
 // column its speed-up is against. Files from before the `code` column say nothing.
 TEST(Compare, CodeBuiltDifferentlyOnTwoModelsIsSaidToBe) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), b200 = on("NVIDIA B200", "GPU-2");
-  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")),
+  std::vector<ResultCells> rows = {make_row(with(h100, "1024", "100")),
                                  make_row(with(b200, "1024", "50"))};
   Comparison comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   EXPECT_TRUE(comparison.codes.empty());
   EXPECT_EQ(comparison_markdown(comparison).find("`code`"), std::string::npos);
 
-  rows[0].set("code", "sm_90 (cuda 13.0)");
-  rows[1].set("code", "sm_100 (cuda 13.0)");
+  rows[0].code = "sm_90 (cuda 13.0)";
+  rows[1].code = "sm_100 (cuda 13.0)";
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   ASSERT_EQ(comparison.codes.size(), 2u);
   EXPECT_EQ(comparison.codes[1].column, "NVIDIA H100");  // the columns' order: B200, H100
@@ -142,32 +142,32 @@ TEST(Compare, CodeBuiltDifferentlyOnTwoModelsIsSaidToBe) {
             std::string::npos)
       << comparison_markdown(comparison);
 
-  rows[1].set("code", "ptx-jit compute_90 (ptx 9.0)");
+  rows[1].code = "ptx-jit compute_90 (ptx 9.0)";
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, "H100"});
   ASSERT_EQ(comparison.built_differently.size(), 1u);
   const CodeDifference& jit = comparison.built_differently.front();
   EXPECT_TRUE(jit.jit_on_one_side);
   EXPECT_EQ(code_difference_text(jit),
-            rows[0].get("plugin") + " ran ptx-jit compute_90 (ptx 9.0) on NVIDIA B200 and sm_90 "
+            rows[0].plugin + " ran ptx-jit compute_90 (ptx 9.0) on NVIDIA B200 and sm_90 "
             "(cuda 13.0) on NVIDIA H100 (JIT-compiled from PTX on one side)");
   EXPECT_NE(comparison_markdown(comparison).find("\nBuilt differently: these speed-ups weigh the "
                                                  "compilers as well as the GPUs.\n\n- "),
             std::string::npos);
 
-  rows[1].set("code", "sm_100 (cuda 12.8)");
+  rows[1].code = "sm_100 (cuda 12.8)";
   comparison = compare(records_of(rows), {CompareBy::gpu, Metric::time, ""});
   ASSERT_EQ(comparison.built_differently.size(), 1u);
   EXPECT_FALSE(comparison.built_differently.front().jit_on_one_side);
   EXPECT_EQ(comparison.built_differently.front().against, "sm_100 (cuda 12.8)");  // the baseline's
   // Who made a compressed cubin is unknown: nothing to compare.
-  rows[1].set("code", "sm_100");
+  rows[1].code = "sm_100";
   EXPECT_TRUE(compare(records_of(rows), {CompareBy::gpu, Metric::time, ""}).built_differently.empty());
 }
 
 // An inf or 1e308 median made the geometric mean inf; nan, 0 and -1 were values.
 TEST(Compare, MediansThatAreNoMeasurementAreLeftOutOfValuesAndMeans) {
   const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
-  std::vector<ResultRow> rows = {make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))};
+  std::vector<ResultCells> rows = {make_row(with(h100, "1024", "100")), make_row(with(h200, "1024", "50"))};
   int size = 2048;
   for (const char* bad : {"nan", "inf", "-inf", "1e308", "1e-300", "0", "-1"}) {
     const std::string shape = std::to_string(size++);
@@ -232,18 +232,18 @@ TEST(Compare, TheLatestRowOfARepeatedCaseWins) {
 }
 
 TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJouleByTheBound) {
-  ResultRow h100 = make_row(on("NVIDIA H100", "GPU-1")), h200 = make_row(on("NVIDIA H200", "GPU-2"));
-  for (ResultRow* row : {&h100, &h200}) {
-    row->set("peak", "copy");
-    row->set("bytes", "2000000000");  // 2 GB per launch, past any L2
-    row->set("flops", "500000000");
+  ResultCells h100 = make_row(on("NVIDIA H100", "GPU-1")), h200 = make_row(on("NVIDIA H200", "GPU-2"));
+  for (ResultCells* row : {&h100, &h200}) {
+    row->peak = "copy";
+    row->bytes = "2000000000";  // 2 GB per launch, past any L2
+    row->flops = "500000000";
   }
-  h100.set("energy_j", "0.5");
-  h100.set("gb_per_j", "4.000");
-  h100.set("gflop_per_j", "1.000");
-  h200.set("energy_j", "0.4");
-  h200.set("gb_per_j", "5.000");
-  h200.set("gflop_per_j", "1.250");
+  h100.energy_j = "0.5";
+  h100.gb_per_j = "4.000";
+  h100.gflop_per_j = "1.000";
+  h200.energy_j = "0.4";
+  h200.gb_per_j = "5.000";
+  h200.gflop_per_j = "1.250";
   const auto energy = compare(records_of({h100, h200}), {CompareBy::gpu, Metric::energy, ""});
   EXPECT_DOUBLE_EQ(energy.tables[0].rows[0].cells[1].value, 0.4);
   EXPECT_DOUBLE_EQ(*energy.tables[0].rows[0].cells[1].speedup, 1.25);  // less energy: better
@@ -252,8 +252,8 @@ TEST(Compare, LessEnergyIsBetterAndEfficiencyIsWorkPerJouleByTheBound) {
   EXPECT_DOUBLE_EQ(efficiency.tables[0].rows[0].cells[0].value, 4.0);
   EXPECT_DOUBLE_EQ(*efficiency.tables[0].rows[0].cells[1].speedup, 1.25);
   // A compute-bound one its flops.
-  h100.set("peak", "fp32");
-  h100.set("flops", "10000000000");
+  h100.peak = "fp32";
+  h100.flops = "10000000000";
   EXPECT_EQ(metric_value(record_of(h100), Metric::efficiency), 1.0);
 }
 
@@ -352,9 +352,9 @@ TEST(Compare, AnUnknownBaselineNamesItAndTheColumns) {
 
 // `--metric` of a counter `kbench run --metrics` wrote: its value, the ratio in its better
 // direction, each plugin at its fastest block (the counter says why that one is fast).
-kb::ResultRow with_counters(const Case& c, const std::string& counters) {
-  kb::ResultRow row = make_row(c);
-  row.set("counters", counters);
+kb::ResultCells with_counters(const Case& c, const std::string& counters) {
+  kb::ResultCells row = make_row(c);
+  row.counters = counters;
   return row;
 }
 
@@ -417,27 +417,27 @@ TEST(Compare, NaturalOrderSortsNumbersByValue) {
 namespace kb {
 namespace {
 
-ResultRow ladder_row(const std::string& plugin, const std::string& median) {
-  ResultRow row;
-  row.set("timestamp_utc", "2026-11-22T00:00:00Z");
-  row.set("run_id", "r");
-  row.set("gpu_name", "GPU");
-  row.set("gpu_uuid", "GPU-1");
-  row.set("family", "reduce");
-  row.set("plugin", plugin);
-  row.set("dtype", "int32");
-  row.set("op", "sumsq");
-  row.set("shape", "1048576");
-  row.set("block", "-");
-  row.set("cache", "hot");
-  row.set("status", "ok");
-  row.set("median_us", median);
-  row.set("noise", "0.001");
+ResultCells ladder_row(const std::string& plugin, const std::string& median) {
+  ResultCells row;
+  row.timestamp_utc = "2026-11-22T00:00:00Z";
+  row.run_id = "r";
+  row.gpu_name = "GPU";
+  row.gpu_uuid = "GPU-1";
+  row.family = "reduce";
+  row.plugin = plugin;
+  row.dtype = "int32";
+  row.op = "sumsq";
+  row.shape = "1048576";
+  row.block = "-";
+  row.cache = "hot";
+  row.status = "ok";
+  row.median_us = median;
+  row.noise = "0.001";
   return row;
 }
 
 TEST(CompareLadder, EachColumnAgainstTheOneBeforeInTheGivenOrder) {
-  const std::vector<ResultRow> rows = {ladder_row("reduce/tree", "10"),
+  const std::vector<ResultCells> rows = {ladder_row("reduce/tree", "10"),
                                        ladder_row("reduce/single_thread", "1000"),
                                        ladder_row("reduce/chunked", "50")};
   CompareRequest request;

@@ -259,15 +259,15 @@ TEST(CuptiColumns, TheFourthClockAndTheCountersInTheRow) {
   outcome.timing = TimingMethod::held;
   outcome.cupti = CuptiFigures{186.94321, 186.94321, 186.94321, 1, 0};
   outcome.counters = "dram_throughput=91.2;dram_read_bytes=268435456";
-  ResultRow row = build_row({"r", "h", "hot"}, c, nullptr, {}, outcome);
-  EXPECT_EQ(row.get("cupti_us"), "186.943");
-  EXPECT_EQ(row.get("cupti_kernels"), "1");
-  EXPECT_EQ(row.get("counters"), "dram_throughput=91.2;dram_read_bytes=268435456");
+  ResultCells row = build_row({"r", "h", "hot"}, c, nullptr, {}, outcome);
+  EXPECT_EQ(row.cupti_us, "186.943");
+  EXPECT_EQ(row.cupti_kernels, "1");
+  EXPECT_EQ(row.counters, "dram_throughput=91.2;dram_read_bytes=268435456");
   // After referee, before a kernel file's three columns.
-  const std::size_t cupti = column_index("cupti_us");
-  EXPECT_STREQ(kResultColumns[cupti - 1], "referee");
-  EXPECT_STREQ(kResultColumns[cupti + 2], "counters");
-  EXPECT_STREQ(kResultColumns[cupti + 3], "kernel_file");
+  constexpr std::size_t cupti = column_of("cupti_us");
+  EXPECT_STREQ(kResultHeader[cupti - 1], "referee");
+  EXPECT_STREQ(kResultHeader[cupti + 2], "counters");
+  EXPECT_STREQ(kResultHeader[cupti + 3], "kernel_file");
   // A row read back keeps them.
   const ResultRecord record = record_of(row);
   EXPECT_EQ(record.cupti_us, 186.943);
@@ -277,9 +277,9 @@ TEST(CuptiColumns, TheFourthClockAndTheCountersInTheRow) {
   outcome.cupti.reset();
   outcome.counters.clear();
   row = build_row({"r", "h", "hot"}, c, nullptr, {}, outcome);
-  EXPECT_EQ(row.get("cupti_us"), "");
-  EXPECT_EQ(row.get("cupti_kernels"), "");
-  EXPECT_EQ(row.get("counters"), "");
+  EXPECT_EQ(row.cupti_us, "");
+  EXPECT_EQ(row.cupti_kernels, "");
+  EXPECT_EQ(row.counters, "");
 }
 
 }  // namespace

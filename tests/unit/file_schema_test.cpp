@@ -35,7 +35,7 @@ Names without(Names header, const Names& gone) {
 
 TEST(FileSchema, TodaysHeadersAreCurrent) {
   EXPECT_EQ(judge_header(results_schema(), results_header()).age, Age::current);
-  EXPECT_EQ(results_header(), Names(kResultColumns.begin(), kResultColumns.end()));
+  EXPECT_EQ(results_header(), Names(kResultHeader.begin(), kResultHeader.end()));
   EXPECT_EQ(samples_schema().header,
             (Names{"run_id", "gpu_uuid", "device", "plugin", "dtype", "op", "shape", "block",
                    "params", "cache", "repetition", "sample", "us"}));
@@ -157,9 +157,9 @@ TEST(FileSchema, ARunThatWaitedForAnUpgradesLockOpensTheUpgradedFile) {
   std::string error;
   std::thread run([&] {
     try {
-      ResultRow row;
-      row.set("run_id", "new");
-      row.set("plugin", "testing/good");
+      ResultCells row;
+      row.run_id = "new";
+      row.plugin = "testing/good";
       ResultsStore(path).append(row);
     } catch (const std::exception& e) {
       error = e.what();
@@ -175,8 +175,8 @@ TEST(FileSchema, ARunThatWaitedForAnUpgradesLockOpensTheUpgradedFile) {
   EXPECT_EQ(error, "");
   const auto rows = read_results(path);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].get("run_id"), "old");
-  EXPECT_EQ(rows[1].get("run_id"), "new");
+  EXPECT_EQ(rows[0].run_id, "old");
+  EXPECT_EQ(rows[1].run_id, "new");
 }
 
 }  // namespace

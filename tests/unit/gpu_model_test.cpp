@@ -10,15 +10,15 @@ namespace {
 ResultRecord card_row(const std::string& name, const std::string& cc, const std::string& uuid,
                       const std::string& copy_gbps, const std::string& timestamp = "2026-01-01",
                       const std::string& clock = "1980") {
-  ResultRow row;
-  row.set("timestamp_utc", timestamp);
-  row.set("run_id", "run-" + uuid);
-  row.set("gpu_name", name);
-  row.set("gpu_uuid", uuid);
-  row.set("compute_capability", cc);
-  row.set("sm_count", "132");
-  row.set("copy_gbps", copy_gbps);
-  row.set("sm_clock_mhz", clock);
+  ResultCells row;
+  row.timestamp_utc = timestamp;
+  row.run_id = "run-" + uuid;
+  row.gpu_name = name;
+  row.gpu_uuid = uuid;
+  row.compute_capability = cc;
+  row.sm_count = "132";
+  row.copy_gbps = copy_gbps;
+  row.sm_clock_mhz = clock;
   return record_of(row);
 }
 

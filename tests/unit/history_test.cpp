@@ -46,8 +46,8 @@ TEST(History, RunsInTheOrderTheyRanWithEachCasesMedianAndTheRegression) {
 TEST(History, ACaseMissingFromARunHasNoMedianThere) {
   auto rows = four_nights();
   rows.erase(std::remove_if(rows.begin(), rows.end(),
-                            [](const ResultRow& r) {
-                              return r.get("run_id") == "epsilon" && r.get("shape") == "1024";
+                            [](const ResultCells& r) {
+                              return r.run_id == "epsilon" && r.shape == "1024";
                             }),
              rows.end());
   const History h = history(records_of(rows), {});

@@ -21,7 +21,7 @@ using kbtest::scaled;
 using kbtest::shaped;
 
 std::vector<ResultRecord> rows_of(const std::string& run, const std::vector<NightCase>& cases) {
-  std::vector<ResultRow> rows;
+  std::vector<ResultCells> rows;
   for (const auto& c : cases) {
     const auto more = night_rows(run, c);
     rows.insert(rows.end(), more.begin(), more.end());

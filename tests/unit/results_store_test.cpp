@@ -90,12 +90,12 @@ class ResultsStoreTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(folder_); }
 
-  static ResultRow row(const std::string& run, const std::string& message) {
-    ResultRow r;
-    r.set("run_id", run);
-    r.set("plugin", "testing/good");
-    r.set("status", "error");
-    r.set("message", message);
+  static ResultCells row(const std::string& run, const std::string& message) {
+    ResultCells r;
+    r.run_id = run;
+    r.plugin = "testing/good";
+    r.status = "error";
+    r.message = message;
     return r;
   }
 
@@ -127,10 +127,10 @@ TEST_F(ResultsStoreTest, RoundTripsMessagesWithCommasQuotesAndNewlines) {
   EXPECT_EQ(header + "\n", header_line());
   const auto rows = read_results(path_);
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0].get("message"), nasty);
-  EXPECT_EQ(rows[1].get("message"), " leading and trailing spaces ");
-  EXPECT_EQ(rows[2].get("run_id"), "run-2");
-  EXPECT_EQ(rows[0].get("plugin"), "testing/good");
+  EXPECT_EQ(rows[0].message, nasty);
+  EXPECT_EQ(rows[1].message, " leading and trailing spaces ");
+  EXPECT_EQ(rows[2].run_id, "run-2");
+  EXPECT_EQ(rows[0].plugin, "testing/good");
 }
 
 TEST_F(ResultsStoreTest, WritesTheHeaderOnceAcrossOpenings) {
@@ -193,10 +193,10 @@ void concurrent_writers(const std::string& path, int writers, int rows_each) {
       // Long messages make a torn write likely if rows were not written whole.
       const std::string filler(300 + 50 * w, static_cast<char>('a' + w));
       for (int i = 0; i < rows_each; ++i) {
-        ResultRow r;
-        r.set("run_id", "writer-" + std::to_string(w));
-        r.set("seed", std::to_string(i));
-        r.set("message", filler + ", row \"" + std::to_string(i) + "\"");
+        ResultCells r;
+        r.run_id = "writer-" + std::to_string(w);
+        r.seed = std::to_string(i);
+        r.message = filler + ", row \"" + std::to_string(i) + "\"";
         store.append(r);
       }
       _exit(0);
@@ -212,10 +212,10 @@ void concurrent_writers(const std::string& path, int writers, int rows_each) {
   ASSERT_EQ(rows.size(), static_cast<std::size_t>(writers * rows_each));
   std::set<std::string> seen;
   for (const auto& r : rows) {
-    const int w = std::stoi(r.get("run_id").substr(7));
+    const int w = std::stoi(r.run_id.substr(7));
     const std::string filler(300 + 50 * w, static_cast<char>('a' + w));
-    EXPECT_EQ(r.get("message"), filler + ", row \"" + r.get("seed") + "\"");
-    seen.insert(r.get("run_id") + "/" + r.get("seed"));
+    EXPECT_EQ(r.message, filler + ", row \"" + r.seed + "\"");
+    seen.insert(r.run_id + "/" + r.seed);
   }
   EXPECT_EQ(seen.size(), rows.size());
 }
@@ -239,8 +239,8 @@ TEST(ResultsStoreRead, AnOlderSchemaReadsWithTheNewColumnsEmpty) {
   }
   const auto rows = read_results(csv.string());
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].get("median_us"), "1.5");
-  EXPECT_EQ(rows[0].get("batch_us"), "");
+  EXPECT_EQ(rows[0].median_us, "1.5");
+  EXPECT_EQ(rows[0].batch_us, "");
   { std::ofstream(csv.string()) << "a,b\n1,2\n"; }
   EXPECT_THROW(read_results(csv.string()), InputError);
   fs::remove(csv);
@@ -252,15 +252,16 @@ TEST(ResultsStoreRead, TheSchemaBeforeTheKernelColumnsReadsWithoutKernelFiles) {
   const kbtest::TempFolder folder;
   const std::string csv = folder.file("before.csv");
   const auto after_counters =
-      std::find(kResultColumns.begin(), kResultColumns.end(), std::string("counters")) + 1;
-  std::vector<std::string> before(kResultColumns.begin(), after_counters);
-  ResultRow row;
-  row.set("run_id", "r1");
-  row.set("plugin", "transpose/shared_padded");
-  row.set("status", "ok");
-  row.set("median_us", "12.5");
-  row.set("referee", "family");
-  std::vector<std::string> cells(row.cells().begin(), row.cells().begin() + before.size());
+      std::find(kResultHeader.begin(), kResultHeader.end(), std::string("counters")) + 1;
+  std::vector<std::string> before(kResultHeader.begin(), after_counters);
+  ResultCells row;
+  row.run_id = "r1";
+  row.plugin = "transpose/shared_padded";
+  row.status = "ok";
+  row.median_us = "12.5";
+  row.referee = "family";
+  std::vector<std::string> cells = cells_in_order(row);
+  cells.resize(before.size());
   { std::ofstream(csv) << csv_line(before) << csv_line(cells); }
   const auto records = read_records(csv);
   ASSERT_EQ(records.size(), 1u);
@@ -310,16 +311,16 @@ std::string content_of(const std::string& path) {
 
 class IncompleteLine : public ::testing::Test {
  protected:
-  static ResultRow row(const std::string& run) {
-    ResultRow r;
-    r.set("run_id", run);
-    r.set("plugin", "testing/good");
-    r.set("status", "ok");
+  static ResultCells row(const std::string& run) {
+    ResultCells r;
+    r.run_id = run;
+    r.plugin = "testing/good";
+    r.status = "ok";
     return r;
   }
   // A row cut short, as a writer killed mid-write (or a full disk) leaves it.
   static std::string torn_row() {
-    const std::string line = csv_line(row("torn").cells());
+    const std::string line = csv_line(cells_in_order(row("torn")));
     return line.substr(0, line.size() / 2);
   }
 
@@ -336,8 +337,8 @@ TEST_F(IncompleteLine, OpeningMovesTheFragmentAsideAndTheNextRowStandsAlone) {
   }
   const auto rows = read_results(path_);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0].get("run_id"), "before");
-  EXPECT_EQ(rows[1].get("run_id"), "after");
+  EXPECT_EQ(rows[0].run_id, "before");
+  EXPECT_EQ(rows[1].run_id, "after");
   EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
 }
 
@@ -348,7 +349,7 @@ TEST_F(IncompleteLine, EachAppendRepairsWhatAnotherWriterLeft) {
   store.append(row("two"));
   const auto rows = read_results(path_);
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[1].get("run_id"), "two");
+  EXPECT_EQ(rows[1].run_id, "two");
   EXPECT_EQ(content_of(path_ + ".fragments"), torn_row() + "\n");
 }
 
@@ -364,7 +365,7 @@ TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
   { std::ofstream(path_, std::ios::app) << torn_row(); }
   const auto rows = read_results(path_);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].get("run_id"), "whole");
+  EXPECT_EQ(rows[0].run_id, "whole");
   EXPECT_FALSE(fs::exists(path_ + ".fragments"));  // reading never changes the file
 }
 
@@ -373,18 +374,18 @@ TEST_F(IncompleteLine, ReadersLeaveTheFragmentOutInsteadOfFailing) {
 // the next row starts on a line of its own.
 TEST_F(IncompleteLine, AWholeLastRowWithoutItsNewlineIsKept) {
   { ResultsStore(path_).append(row("whole")); }
-  ResultRow quoted = row("no-newline");
-  quoted.set("message", "a message, with a comma and \"quotes\"");
-  std::string line = csv_line(quoted.cells());
+  ResultCells quoted = row("no-newline");
+  quoted.message = "a message, with a comma and \"quotes\"";
+  std::string line = csv_line(cells_in_order(quoted));
   line.pop_back();
   { std::ofstream(path_, std::ios::app) << line; }
   ASSERT_EQ(read_results(path_).size(), 2u);
-  EXPECT_EQ(read_results(path_)[1].get("message"), "a message, with a comma and \"quotes\"");
+  EXPECT_EQ(read_results(path_)[1].message, "a message, with a comma and \"quotes\"");
   ResultsStore(path_).append(row("next"));
   const auto rows = read_results(path_);
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[1].get("run_id"), "no-newline");
-  EXPECT_EQ(rows[2].get("run_id"), "next");
+  EXPECT_EQ(rows[1].run_id, "no-newline");
+  EXPECT_EQ(rows[2].run_id, "next");
   EXPECT_FALSE(fs::exists(path_ + ".fragments"));
   // Cut inside its quoted message, the same row is a fragment.
   { std::ofstream(path_, std::ios::app) << line.substr(0, line.find("comma")); }
@@ -440,8 +441,8 @@ TEST_F(IncompleteLine, AnUndoneAppendLeavesTheFileAsItWasUnlessSomethingFollowed
 // append is refused: an older kbench's file naming the columns it lacks and the command that adds
 // them, a newer one's the first differing column.
 TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
-  std::vector<std::string> older(kResultColumns.begin(), kResultColumns.end() - 1);
-  std::vector<std::string> newer(kResultColumns.begin(), kResultColumns.end());
+  std::vector<std::string> older(kResultHeader.begin(), kResultHeader.end() - 1);
+  std::vector<std::string> newer(kResultHeader.begin(), kResultHeader.end());
   newer.insert(newer.begin() + 30, "a_future_column");
   for (const auto& header : {older, newer}) {
     std::vector<std::string> cells(header.size(), "");
@@ -450,10 +451,10 @@ TEST_F(IncompleteLine, OtherVersionsFilesReadButAreNotAppendedTo) {
     { std::ofstream(path_) << csv_line(header) << csv_line(cells); }
     const auto rows = read_results(path_);
     ASSERT_EQ(rows.size(), 1u);
-    EXPECT_EQ(rows[0].get("run_id"), "r1");
-    EXPECT_EQ(rows[0].get("plugin"), "testing/good");
+    EXPECT_EQ(rows[0].run_id, "r1");
+    EXPECT_EQ(rows[0].plugin, "testing/good");
     expect_refused(path_, header == older ? "' was written by an older kbench (it lacks column " +
-                                                std::string(kResultColumns.back()) +
+                                                std::string(kResultHeader.back()) +
                                                 "); `kbench upgrade " + path_ + "` adds it"
                                           : "column 31 is 'a_future_column'");
   }

@@ -12,7 +12,7 @@ namespace kb {
 namespace {
 
 // A matmul case of 2^40 flops over 2^27 bytes, 1 ms: 1.1 PFLOP/s.
-ResultRow matmul_row(const DeviceInfo& device, const std::string& code) {
+ResultCells matmul_row(const DeviceInfo& device, const std::string& code) {
   auto plugin = std::make_shared<PluginInfo>();
   plugin->name = "matmul/tensor";
   plugin->family = "matmul";
@@ -45,28 +45,29 @@ DeviceInfo device_of(int major, int minor, int sms, double clock_mhz) {
 }
 
 TEST(RowDevice, TheCodeThatRanIsTheRowsLastColumnAndReadsBack) {
-  const ResultRow row = matmul_row(device_of(10, 0, 148, 1980), "ptx-jit compute_90 (ptx 9.0)");
-  EXPECT_EQ(row.cells().back(), "ptx-jit compute_90 (ptx 9.0)");
+  const ResultCells row = matmul_row(device_of(10, 0, 148, 1980), "ptx-jit compute_90 (ptx 9.0)");
+  EXPECT_EQ(row.code, "ptx-jit compute_90 (ptx 9.0)");
+  EXPECT_EQ(cells_in_order(row).back(), "ptx-jit compute_90 (ptx 9.0)");
   EXPECT_EQ(record_of(row).code, "ptx-jit compute_90 (ptx 9.0)");
 }
 
 TEST(RowDevice, AKnownGenerationHoldsTheCaseToItsMathsPeak) {
-  const ResultRow b200 = matmul_row(device_of(10, 0, 148, 1980), "sm_100");
-  EXPECT_EQ(b200.get("peak"), "bf16");
-  EXPECT_EQ(b200.get("fraction_of_peak"), "0.4580");  // 1099.5 of 2400.6 TFLOP/s
-  EXPECT_EQ(b200.get("message"), "");
+  const ResultCells b200 = matmul_row(device_of(10, 0, 148, 1980), "sm_100");
+  EXPECT_EQ(b200.peak, "bf16");
+  EXPECT_EQ(b200.fraction_of_peak, "0.4580");  // 1099.5 of 2400.6 TFLOP/s
+  EXPECT_EQ(b200.message, "");
 }
 
 TEST(RowDevice, AGenerationTheTableLacksGetsNoRoofAndSaysWhy) {
-  const ResultRow gb10 = matmul_row(device_of(12, 1, 48, 2500), "sm_120");
-  EXPECT_EQ(gb10.get("peak"), "");  // not the copy's either: what bounds the case is unknown
-  EXPECT_EQ(gb10.get("fraction_of_peak"), "");
-  EXPECT_EQ(gb10.get("message"), "no peak rates for compute capability 12.1 in kbench's table: "
+  const ResultCells gb10 = matmul_row(device_of(12, 1, 48, 2500), "sm_120");
+  EXPECT_EQ(gb10.peak, "");  // not the copy's either: what bounds the case is unknown
+  EXPECT_EQ(gb10.fraction_of_peak, "");
+  EXPECT_EQ(gb10.message, "no peak rates for compute capability 12.1 in kbench's table: "
                                  "no fraction of peak, no FLOP/s check");
-  EXPECT_FALSE(gb10.get("gflops").empty());  // the rate itself stands
+  EXPECT_FALSE(gb10.gflops.empty());  // the rate itself stands
 }
 
-// --resume and tune find a planned case's rows by the cells planned_record gives: the same cells
+// --resume and tune find a planned case's rows by the cells planned_cells gives: the same cells
 // as the row its run writes, whatever the outcome and the device.
 TEST(RowDevice, APlannedCaseHasTheKeyAndCellsOfTheRowItsRunWrites) {
   auto plugin = std::make_shared<PluginInfo>();
@@ -89,18 +90,18 @@ TEST(RowDevice, APlannedCaseHasTheKeyAndCellsOfTheRowItsRunWrites) {
   outcome.status = CaseStatus::ok;
   outcome.samples = SampleSummary{20, 1000, 999, 1000, 1, 0.001, true};
   const RunContext run{"night", "h", "cold"};
-  const ResultRecord planned = planned_record(run, c);
+  const ResultCells planned = planned_cells(run, c);
   const ResultRecord written =
       record_of(build_row(run, c, nullptr, MeasuredBandwidth{}, outcome));
   for (const bool any_device : {false, true}) {
     EXPECT_TRUE(CaseKey(planned, any_device) == CaseKey(written, any_device));
   }
   for (const CaseColumn column : kCaseInRun.list()) {
-    EXPECT_EQ(planned.cell(column).str(), written.cell(column).str()) << column_name(column);
+    EXPECT_EQ(case_cell(planned, column), written.cell(column).str()) << column_name(column);
   }
-  EXPECT_EQ(planned.shape.str(), "8192x4096");
-  EXPECT_EQ(planned.repetition.str(), "2");
-  EXPECT_EQ(planned.run_id.str(), "night");
+  EXPECT_EQ(planned.shape, "8192x4096");
+  EXPECT_EQ(planned.repetition, "2");
+  EXPECT_EQ(planned.run_id, "night");
   EXPECT_EQ(planned.code, written.code);
 }
 

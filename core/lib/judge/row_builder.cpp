@@ -35,106 +35,106 @@ std::string utc_timestamp() {
 namespace {
 
 // The cells of the run and the planned case: what the case is, before anything ran.
-void write_case_cells(ResultRow& row, const RunContext& run, const PlannedCase& c) {
+void write_case_cells(ResultCells& row, const RunContext& run, const PlannedCase& c) {
   const PluginInfo& api = *c.plugin;
-  row.set("run_id", run.run_id);
-  row.set("host", run.host);
-  row.set("kbench_version", kKbenchVersion);
-  row.set("device", c.request.device < 0 ? "host" : std::to_string(c.request.device));
-  row.set("family", api.family);
-  row.set("plugin", api.name);
-  row.set("plugin_version", api.version);
-  row.set("referee", api.refereed_by_family() ? "family" : "plugin");
+  row.run_id = run.run_id;
+  row.host = run.host;
+  row.kbench_version = kKbenchVersion;
+  row.device = c.request.device < 0 ? "host" : std::to_string(c.request.device);
+  row.family = api.family;
+  row.plugin = api.name;
+  row.plugin_version = api.version;
+  row.referee = api.refereed_by_family() ? "family" : "plugin";
   if (api.kernel) {
-    row.set("kernel_file", api.kernel->file);
-    row.set("kernel_sha256", api.kernel->sha256);
+    row.kernel_file = api.kernel->file;
+    row.kernel_sha256 = api.kernel->sha256;
   }
-  row.set("code", c.code);
-  row.set("dtype", dtype_name(c.request.dtype));
-  row.set("repetition", std::to_string(c.repetition));
-  row.set("op", c.request.op);
-  row.set("shape", format_extent(c.request.shape));
-  row.set("block", format_block(c.request.block));
-  row.set("params", c.request.params);
-  row.set("seed", std::to_string(c.request.seed));
-  row.set("cache", run.cache);
+  row.code = c.code;
+  row.dtype = dtype_name(c.request.dtype);
+  row.repetition = std::to_string(c.repetition);
+  row.op = c.request.op;
+  row.shape = format_extent(c.request.shape);
+  row.block = format_block(c.request.block);
+  row.params = c.request.params;
+  row.seed = std::to_string(c.request.seed);
+  row.cache = run.cache;
 }
 
 }  // namespace
 
-ResultRecord planned_record(const RunContext& run, const PlannedCase& c) {
-  ResultRow row;
+ResultCells planned_cells(const RunContext& run, const PlannedCase& c) {
+  ResultCells row;
   write_case_cells(row, run, c);
-  return record_of(row);
+  return row;
 }
 
-ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
+ResultCells build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     const MeasuredBandwidth& measured, const CaseOutcome& outcome) {
   const double copy_gbps = measured.copy_gbps;
-  ResultRow row;
-  row.set("timestamp_utc", utc_timestamp());
+  ResultCells row;
+  row.timestamp_utc = utc_timestamp();
   write_case_cells(row, run, c);
   if (device != nullptr) {
-    row.set("gpu_name", device->name);
-    row.set("gpu_uuid", device->uuid);
-    row.set("compute_capability", compute_capability(*device));
-    row.set("sm_count", std::to_string(device->sm_count));
-    row.set("l2_bytes", std::to_string(device->l2_bytes));
-    row.set("mem_bus_bits", std::to_string(device->mem_bus_bits));
-    row.set("mem_clock_mhz", fixed_text(device->mem_clock_khz / 1e3, 0));
-    row.set("theoretical_gbps", fixed_text(device->theoretical_gbps, 1));
-    row.set("copy_gbps", copy_gbps > 0 ? fixed_text(copy_gbps, 1) : "");
-    row.set("read_gbps", measured.read_gbps > 0 ? fixed_text(measured.read_gbps, 1) : "");
-    row.set("l2_gbps", measured.l2_gbps > 0 ? fixed_text(measured.l2_gbps, 1) : "");
-    row.set("driver_version", device->driver_version);
-    row.set("runtime_version", device->runtime_version);
+    row.gpu_name = device->name;
+    row.gpu_uuid = device->uuid;
+    row.compute_capability = compute_capability(*device);
+    row.sm_count = std::to_string(device->sm_count);
+    row.l2_bytes = std::to_string(device->l2_bytes);
+    row.mem_bus_bits = std::to_string(device->mem_bus_bits);
+    row.mem_clock_mhz = fixed_text(device->mem_clock_khz / 1e3, 0);
+    row.theoretical_gbps = fixed_text(device->theoretical_gbps, 1);
+    row.copy_gbps = copy_gbps > 0 ? fixed_text(copy_gbps, 1) : "";
+    row.read_gbps = measured.read_gbps > 0 ? fixed_text(measured.read_gbps, 1) : "";
+    row.l2_gbps = measured.l2_gbps > 0 ? fixed_text(measured.l2_gbps, 1) : "";
+    row.driver_version = device->driver_version;
+    row.runtime_version = device->runtime_version;
   }
-  if (c.plugin->kernel) row.set("kernel_compiler", outcome.kernel_compiler);
-  if (outcome.launch) row.set("grid", dims(outcome.launch->grid));
+  if (c.plugin->kernel) row.kernel_compiler = outcome.kernel_compiler;
+  if (outcome.launch) row.grid = dims(outcome.launch->grid);
   if (const auto& s = outcome.samples) {
-    row.set("samples", std::to_string(s->count));
-    row.set("median_us", significant_text(s->median_us));
-    row.set("min_us", significant_text(s->min_us));
-    row.set("mean_us", significant_text(s->mean_us));
-    row.set("stddev_us", significant_text(s->stddev_us));
-    row.set("noise", significant_text(s->noise));
-    row.set("settled", s->settled ? "1" : "0");
+    row.samples = std::to_string(s->count);
+    row.median_us = significant_text(s->median_us);
+    row.min_us = significant_text(s->min_us);
+    row.mean_us = significant_text(s->mean_us);
+    row.stddev_us = significant_text(s->stddev_us);
+    row.noise = significant_text(s->noise);
+    row.settled = s->settled ? "1" : "0";
   }
   if (outcome.timing) {
-    row.set("timing", timing_name(*outcome.timing));
-    row.set("sample_launches", std::to_string(outcome.sample_launches));
+    row.timing = timing_name(*outcome.timing);
+    row.sample_launches = std::to_string(outcome.sample_launches);
   }
-  row.set("batch_us", significant(outcome.batch_us));
-  row.set("host_us", significant(outcome.host_us));
+  row.batch_us = significant(outcome.batch_us);
+  row.host_us = significant(outcome.host_us);
   if (const auto& v = outcome.verification) {
-    row.set("max_rel_error", significant_text(v->max_rel_error));
-    row.set("tolerance", significant_text(v->tolerance));
-    row.set("metrics", v->metrics);
+    row.max_rel_error = significant_text(v->max_rel_error);
+    row.tolerance = significant_text(v->tolerance);
+    row.metrics = v->metrics;
   }
-  if (outcome.bytes) row.set("bytes", exact_text(*outcome.bytes));
-  if (outcome.flops) row.set("flops", exact_text(*outcome.flops));
+  if (outcome.bytes) row.bytes = exact_text(*outcome.bytes);
+  if (outcome.flops) row.flops = exact_text(*outcome.flops);
   if (const auto& d = outcome.device_state) {
-    row.set("sm_clock_mhz", std::to_string(d->sm_clock_mhz));
-    row.set("temperature_c", std::to_string(d->temperature_c));
-    row.set("throttle", d->throttle);
+    row.sm_clock_mhz = std::to_string(d->sm_clock_mhz);
+    row.temperature_c = std::to_string(d->temperature_c);
+    row.throttle = d->throttle;
   }
-  row.set("energy_j", significant(outcome.energy_j));
-  row.set("power_w", significant(outcome.power_w));
+  row.energy_j = significant(outcome.energy_j);
+  row.power_w = significant(outcome.power_w);
   if (const auto& cupti = outcome.cupti) {
-    row.set("cupti_us", significant_text(cupti->us));
-    row.set("cupti_kernels", significant_text(cupti->operations, 4));
+    row.cupti_us = significant_text(cupti->us);
+    row.cupti_kernels = significant_text(cupti->operations, 4);
   }
-  row.set("counters", outcome.counters);
+  row.counters = outcome.counters;
 
   const Judgement judged = judge_case(c, device, measured, outcome, run.cache == "cold");
-  row.set("status", status_name(judged.status));
-  row.set("message", judged.message);
-  if (judged.gbps) row.set("gbps", fixed_text(*judged.gbps, 2));
-  if (judged.gflops) row.set("gflops", fixed_text(*judged.gflops, 2));
-  if (judged.gb_per_j) row.set("gb_per_j", fixed_text(*judged.gb_per_j, 3));
-  if (judged.gflop_per_j) row.set("gflop_per_j", fixed_text(*judged.gflop_per_j, 3));
-  row.set("peak", judged.peak);
-  if (judged.fraction_of_peak) row.set("fraction_of_peak", fixed_text(*judged.fraction_of_peak, 4));
+  row.status = status_name(judged.status);
+  row.message = judged.message;
+  if (judged.gbps) row.gbps = fixed_text(*judged.gbps, 2);
+  if (judged.gflops) row.gflops = fixed_text(*judged.gflops, 2);
+  if (judged.gb_per_j) row.gb_per_j = fixed_text(*judged.gb_per_j, 3);
+  if (judged.gflop_per_j) row.gflop_per_j = fixed_text(*judged.gflop_per_j, 3);
+  row.peak = judged.peak;
+  if (judged.fraction_of_peak) row.fraction_of_peak = fixed_text(*judged.fraction_of_peak, 4);
   return row;
 }
 

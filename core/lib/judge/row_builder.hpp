@@ -7,7 +7,7 @@
 #include "device/device_info.hpp"
 #include "plan/plan.hpp"
 #include "store/result_record.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 
 #include <string>
 
@@ -21,13 +21,13 @@ struct RunContext {
 
 // `device` is null for host plugins; `measured` holds what the device measurably moves (zeros
 // when not measured).
-ResultRow build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
+ResultCells build_row(const RunContext& run, const PlannedCase& c, const DeviceInfo* device,
                     const MeasuredBandwidth& measured, const CaseOutcome& outcome);
 
 // The cells a planned case's row will have before anything ran (the run's, the plugin's, the
-// case's), read back as a record: what identifies the case (store/case_key.hpp) and what a tune
-// groups it by, as its row will write them.
-ResultRecord planned_record(const RunContext& run, const PlannedCase& c);
+// case's): what identifies the case (store/case_key.hpp) and what a tune groups it by, as its row
+// will write them.
+ResultCells planned_cells(const RunContext& run, const PlannedCase& c);
 
 std::string utc_timestamp();  // 2026-11-21T23:59:01Z
 

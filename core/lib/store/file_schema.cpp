@@ -1,7 +1,7 @@
 #include "store/file_schema.hpp"
 
 #include "store/case_columns.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -28,14 +28,15 @@ std::vector<std::string> without(const std::vector<std::string>& header,
 FileSchema make_results_schema() {
   FileSchema schema;
   schema.what = "results file";
-  schema.header.assign(kResultColumns.begin(), kResultColumns.end());
+  schema.header.assign(kResultHeader.begin(), kResultHeader.end());
   // Every header before them ended at `referee`: the columns after it (the fourth clock, the
   // kernel files, and whatever comes next) have only ever been added at the end.
   const auto referee = std::find(schema.header.begin(), schema.header.end(), "referee");
   const std::vector<std::string> then(schema.header.begin(), referee + 1);
   // Each header a kbench wrote before the results header grew only at the end, oldest first, with
-  // the commit that wrote it first (`git log -p -- core/lib/store/result_schema.hpp
-  // core/src/result_schema.hpp runner/results_store.cpp`); results/archive holds files of two.
+  // the commit that wrote it first (`git log -p -- core/lib/store/result_columns.hpp
+  // core/lib/store/result_schema.hpp core/src/result_schema.hpp runner/results_store.cpp`);
+  // results/archive holds files of two.
   schema.earlier = {
       // ac08eee, 2026-11-21: the first runner (44 columns).
       without(then, {"params", "repetition", "timing", "sample_launches", "batch_us", "host_us",

@@ -1,6 +1,6 @@
 #include "store/record_reader.hpp"
 
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "store/shared_csv_file.hpp"
 #include "util/input_error.hpp"
 #include "util/progress_line.hpp"
@@ -205,9 +205,9 @@ class PartReader {
         [&](auto... names) {
           reader.read_header(io::ignore_missing_column | io::ignore_extra_column, names...);
         },
-        kResultColumns);
+        kResultHeader);
     if (first) {
-      for (const char* required : {"run_id", "plugin", "status", "median_us"}) {
+      for (const char* required : kRequiredColumns) {
         if (!reader.has_column(required)) {
           throw InputError("'" + path_ + "' is not a kbench results file (no '" + required +
                            "' column)");

@@ -1,7 +1,7 @@
 // A results row read back, typed once: the numbers parsed, the status an enum, the text that names
 // things kept as written, once per process (util/interned_text.hpp): a million rows name a few
 // hundred plugins. `compare`, `report`, the verdicts, the history and `tune` work on these;
-// only the store reads cells by column name. An empty or non-numeric cell is a number not given
+// which cells a record keeps, and how, is the column list's word (result_columns.hpp). An empty or non-numeric cell is a number not given
 // (a host plugin has no GPU, a transpose no flops, an unsupported case no time), and so is one
 // that reads as no finite number ("nan", "inf", "1e999"). Whether a number is a measurement (a
 // median of 0, -1 or 1e308 us is none) is the analysis's question (analysis/metric.hpp).
@@ -9,7 +9,7 @@
 
 #include "case/case_status.hpp"
 #include "store/case_columns.hpp"
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "util/interned_text.hpp"
 #include "util/optional_number.hpp"
 
@@ -64,8 +64,8 @@ struct ResultRecord {
   const Text& cell(CaseColumn column) const;
 };
 
-ResultRecord record_of(const ResultRow& row);
-// The same from cells as a reader holds them: cell(i) is column i's text (kResultColumns' order),
+ResultRecord record_of(const ResultCells& row);
+// The same from cells as a reader holds them: cell(i) is column i's text (kResultHeader' order),
 // unescaped and NUL-terminated, and text(i) the same as a Text (a reader keeps the last of each
 // column, which the next row mostly repeats).
 using CellOf = std::function<const char*(std::size_t column)>;
@@ -75,5 +75,8 @@ ResultRecord record_of_cells(const CellOf& cell, const TextOf& text);
 // The cells of `columns`, in their order; `gpu` is the reader's label of the row's GPU.
 std::vector<std::string> key_cells(const ResultRecord& record, CaseColumns columns,
                                    const std::string& gpu = "");
+
+// A row's cell of a column that identifies the case, as written (`gpu`: std::logic_error).
+const std::string& case_cell(const ResultCells& row, CaseColumn column);
 
 }  // namespace kb

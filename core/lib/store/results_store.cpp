@@ -16,7 +16,7 @@ namespace kb {
 namespace {
 
 std::vector<std::string> result_header() {
-  return std::vector<std::string>(kResultColumns.begin(), kResultColumns.end());
+  return std::vector<std::string>(kResultHeader.begin(), kResultHeader.end());
 }
 
 }  // namespace
@@ -25,9 +25,9 @@ std::string header_line() { return csv_line(result_header()); }
 
 ResultsStore::ResultsStore(std::string path) : file_(std::move(path), results_schema()) {}
 
-void ResultsStore::append(const ResultRow& row) { file_.append(csv_line(row.cells())); }
+void ResultsStore::append(const ResultCells& row) { file_.append(csv_line(cells_in_order(row))); }
 
-std::vector<ResultRow> read_results(const std::string& path) {
+std::vector<ResultCells> read_results(const std::string& path) {
   // A folder failed deep in the stream, /dev/zero filled memory and a FIFO blocked forever.
   struct stat info {};
   if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
@@ -42,7 +42,7 @@ std::vector<ResultRow> read_results(const std::string& path) {
     std::cerr << "kbench: results file '" << path << "': left out its incomplete last line (a "
               << "writer was interrupted; the next run appending to the file moves it aside)\n";
   }
-  std::vector<ResultRow> rows;
+  std::vector<ResultCells> rows;
   try {
     io::CSVReader<kResultColumnCount, io::trim_chars<>, io::double_quote_escape<',', '"'>> reader(
         path, content.data(), content.data() + content.size());
@@ -52,8 +52,8 @@ std::vector<ResultRow> read_results(const std::string& path) {
         [&](auto... names) {
           reader.read_header(io::ignore_missing_column | io::ignore_extra_column, names...);
         },
-        kResultColumns);
-    for (const char* required : {"run_id", "plugin", "status", "median_us"}) {
+        kResultHeader);
+    for (const char* required : kRequiredColumns) {
       if (!reader.has_column(required)) {
         throw InputError("'" + path + "' is not a kbench results file (no '" + required +
                          "' column)");
@@ -63,10 +63,8 @@ std::vector<ResultRow> read_results(const std::string& path) {
     while (true) {
       for (auto& cell : cells) cell.clear();
       if (!std::apply([&](auto&... cell) { return reader.read_row(cell...); }, cells)) break;
-      std::vector<std::string> values;
-      values.reserve(kResultColumnCount);
-      for (const auto& cell : cells) values.push_back(csv_unescape(cell));
-      rows.emplace_back(std::move(values));
+      ResultCells& row = rows.emplace_back();
+      for (std::size_t i = 0; i < kResultColumnCount; ++i) cell_at(row, i) = csv_unescape(cells[i]);
     }
   } catch (const io::error::base& e) {
     throw InputError("corrupt results file '" + path + "': " + e.what());

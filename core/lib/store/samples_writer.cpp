@@ -1,6 +1,7 @@
 #include "store/samples_writer.hpp"
 
 #include "store/case_columns.hpp"
+#include "store/result_record.hpp"
 #include "util/csv.hpp"
 #include "util/number_text.hpp"
 
@@ -10,10 +11,10 @@ namespace kb {
 
 SamplesWriter::SamplesWriter(std::string path) : file_(std::move(path), samples_schema()) {}
 
-SharedCsvFile::Span SamplesWriter::append(const ResultRow& row,
+SharedCsvFile::Span SamplesWriter::append(const ResultCells& row,
                                           const std::vector<double>& samples) {
   std::vector<std::string> key;
-  for (const auto& column : kSampleCase.names()) key.push_back(row.get(column));
+  for (const CaseColumn column : kSampleCase.list()) key.push_back(case_cell(row, column));
   std::string text;
   std::size_t index = 0;
   for (const double us : samples) {

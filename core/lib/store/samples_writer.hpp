@@ -4,7 +4,7 @@
 // several lanes at once.
 #pragma once
 
-#include "store/result_schema.hpp"
+#include "store/result_columns.hpp"
 #include "store/shared_csv_file.hpp"
 
 #include <string>
@@ -16,7 +16,7 @@ class SamplesWriter {
  public:
   explicit SamplesWriter(std::string path);  // appends; writes the header when the file is new
   // `samples`: the case's samples in microseconds, in the order they were taken.
-  SharedCsvFile::Span append(const ResultRow& row, const std::vector<double>& samples);
+  SharedCsvFile::Span append(const ResultCells& row, const std::vector<double>& samples);
   // Takes the samples of a case back when its row could not be written (see SharedCsvFile::undo).
   bool undo(const SharedCsvFile::Span& span) { return file_.undo(span); }
 
