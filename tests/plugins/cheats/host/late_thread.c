@@ -2,7 +2,9 @@
  * transposes a little later and returns at once, so the timed call costs a thread start; release
  * waits for the threads still running, so nothing writes freed memory. (On CUDA the same trick is a
  * kernel on a private stream: cuda/private_stream.cu.) Expected: verify_failed, check 'timed launch'
- * (the output is checked as soon as run returns, and it still holds the poison). */
+ * (the output is checked as soon as run returns, and it still holds the poison), or, where an
+ * earlier launch's late thread filled that output first, check 'unpoisoned launch' (it finds the
+ * output half written). */
 #include <kbench/plugin.h>
 
 #include <pthread.h>
