@@ -167,6 +167,9 @@ TEST_F(KernelFilesGpu, PublishedKernelsRunAsPublishedAndAreOk) {
   for (const auto& row : run.rows) {
     EXPECT_EQ(row.at("status"), "ok") << row.at("plugin") << " " << row.at("shape") << ": "
                                       << row.at("message");
+    // C zeroed by kbench before each launch ("zero": "untimed"): one launch per held sample.
+    EXPECT_EQ(row.at("timing"), "held") << row.at("plugin") << " " << row.at("shape");
+    EXPECT_EQ(row.at("sample_launches"), "1") << row.at("plugin") << " " << row.at("shape");
   }
 }
 

@@ -119,6 +119,11 @@ TEST_F(KernelFiles, EveryBadManifestIsOneLineAndExit2BeforeAnyLaunch) {
        "'math' 'tensor' is not simt, tf32, bf16, fp16 or fp64_tensor"},
       {replaced(m, "\"output:0\"", "{\"role\": \"output\", \"zero\": \"once\"}"),
        "params[1]: an output zeroed once would hold its family's poison"},
+      {replaced(m, "\"output:0\"", "{\"role\": \"output\", \"zero\": \"often\"}"),
+       "params[1].zero: 'often' is not never, once, launch or untimed"},
+      {replaced(m, "\"cols\"]", "\"cols\", {\"role\": \"scratch\", \"bytes\": 16, \"zero\": \"untimed\"}]"),
+       "params[4].zero: 'untimed' is for the family's outputs (output:N), which kbench zeroes "
+       "outside the timed region"},
       {replaced(m, "\"entry\"", "\"name\": \"reduce/k\", \"entry\""),
        "name 'reduce/k' is not of the family 'transpose'"},
       {replaced(m, "\"entry\"", "\"name\": \"copy\", \"entry\""),

@@ -93,6 +93,8 @@ const std::vector<Cheat> kHonest = {
     // Slower for 10 ms once its inputs first change: a hold-up of the host, which the check's
     // spaced tries outlast (three tries a millisecond apart did not).
     {"honest_held_up", "transpose/redteam_held_up", kTranspose, {"ok"}, ""},
+    // Adds into its output: the runner zeroes it before each launch (KB_FLAG_ZEROED_OUTPUTS).
+    {"honest_reads_output", "transpose/redteam_reads_output", kTranspose, {"ok"}, ""},
 };
 
 class RedTeamHost : public testing::TestWithParam<Cheat> {};

@@ -561,6 +561,26 @@ extern "C" __global__ void k(const int* in, int* out, int n) {}
   EXPECT_EQ(kernel_launches(m, request(KB_DTYPE_I32, {1000}, {}, "", "sum"), 1)[0].values[1].integer, 4);
 }
 
+TEST(KernelManifest, AnOutputZeroedUntimedIsTheRunnersToZero) {
+  const kbtest::TempFolder dir;
+  const std::string file = write(dir.path() / "k.cu", R"K(/* kbench
+{ "family": "reduce", "entry": "k", "dtypes": "int32", "ops": "sum",
+  "params": ["input:0", {"role": "output", "index": 0, "zero": "untimed"}, "n"],
+  "block": 256, "grid": "cdiv(n, 256)" } */
+extern "C" __global__ void k(const int* in, long long* out, int n) {}
+)K");
+  const KernelManifest m = bound(file, reduce_family());
+  EXPECT_EQ(m.launches[0].args[1].zero, ZeroWhen::untimed);
+  EXPECT_NE(m.flags & KB_FLAG_ZEROED_OUTPUTS, 0u);
+  const std::string inside = write(dir.path() / "inside.cu", R"K(/* kbench
+{ "family": "reduce", "entry": "k", "dtypes": "int32", "ops": "sum",
+  "params": ["input:0", {"role": "output", "index": 0, "zero": "launch"}, "n"],
+  "block": 256, "grid": "cdiv(n, 256)" } */
+extern "C" __global__ void k(const int* in, long long* out, int n) {}
+)K");
+  EXPECT_EQ(bound(inside, reduce_family()).flags & KB_FLAG_ZEROED_OUTPUTS, 0u);
+}
+
 TEST(KernelManifest, ABadLaunchListIsRefusedNamingTheKeyAndWhatWasExpected) {
   const kbtest::TempFolder dir;
   const std::pair<const char*, const char*> cases[] = {

@@ -128,6 +128,12 @@ typedef enum kb_dtype {
  * strategy the family names as its reference (kb_family.reference); any other is checked on the
  * family's operation, and its row says the flag was ignored. */
 #define KB_FLAG_CEILING (1u << 8)
+/* Version 3: the strategy reads its outputs before it writes them (C = alpha * A * B + beta * C,
+ * atomics into a sum): the runner zeroes every output before each launch it times or checks,
+ * outside the timed region, so the fill is in no median. Each sample is then one launch, as under
+ * --cold. The zeroing is the runner's own (a memset of the buffers it handed), never the
+ * strategy's, and it overwrites the family's poison: a launch must still write every output. */
+#define KB_FLAG_ZEROED_OUTPUTS (1u << 9)
 #define KB_FLAG_MATH_MASK                                                                    \
   (KB_FLAG_MATH_SIMT | KB_FLAG_MATH_TF32 | KB_FLAG_MATH_BF16 | KB_FLAG_MATH_FP16 |          \
    KB_FLAG_MATH_FP64_TENSOR)

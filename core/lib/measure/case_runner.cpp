@@ -199,10 +199,15 @@ CaseOutcome CaseRunner::run(const CaseRequest& request) {
   }
 }
 
-kb_status CaseRunner::timed_launches(const LaunchOnce& launch, bool hold, int launches,
-                                     kb_message& message, double& microseconds,
+kb_status CaseRunner::before_launch(CaseUnderTest& test, kb_message& message) {
+  return zeroes_outputs() ? test.zero_outputs(stream_, message) : KB_OK;
+}
+
+kb_status CaseRunner::timed_launches(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
+                                     int launches, kb_message& message, double& microseconds,
                                      bool& hold_timed_out, double* host_us) {
   hold_timed_out = false;
+  if (const kb_status s = before_launch(test, message); s) return s;
   if (!cuda()) {
     const auto start = SteadyClock::now();
     const kb_status status = launch(nullptr);
@@ -242,14 +247,14 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
   // A plain twin where the samples hold several launches; where they hold one, they are the
   // plain one-launch samples already.
   if (sampling.launches > 1) {
-    if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
+    if (const kb_status s = timed_launches(test, launch, hold, 1, message, us, hold_timed_out)) return s;
     if (!hold_timed_out) sampling.single_us.push_back(us);
   }
   if (const kb_status s = test.poison(stream_, message)) {
     sampling.failed_stage = "poison";
     return s;
   }
-  if (const kb_status s = timed_launches(launch, hold, 1, message, us, hold_timed_out)) return s;
+  if (const kb_status s = timed_launches(test, launch, hold, 1, message, us, hold_timed_out)) return s;
   if (!hold_timed_out) sampling.poisoned_us.push_back(us);
   const CheckAnswer check = test.check(checks::kTimedLaunch, stream_);
   if (check.status != KB_OK && check.status != KB_VERIFY_FAILED) {
@@ -306,12 +311,13 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
     sampling.note = "timed without latency hiding: the plugin synchronises in launch "
                     "(KB_FLAG_SYNCHRONIZES)";
   }
-  // One launch per sample when each launch must be alone (cold cache, a profiler) or when the
-  // launch latency is part of the figure anyway.
-  if (sampling.held && !options_.cold) {
+  // One launch per sample when each launch must be alone (cold cache, a profiler, outputs zeroed
+  // before each) or when the launch latency is part of the figure anyway.
+  if (sampling.held && !options_.cold && !zeroes_outputs()) {
     double probe_us = 0;
     bool hold_timed_out = false;
-    if (const kb_status s = timed_launches(launch, true, 1, message, probe_us, hold_timed_out)) {
+    if (const kb_status s =
+            timed_launches(test, launch, true, 1, message, probe_us, hold_timed_out)) {
       return s;
     }
     if (!hold_timed_out) {
@@ -365,8 +371,8 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
       if (options_.profile && cuda()) cudaProfilerStart();
       double host_us = 0;
       const kb_status status =
-          timed_launches(launch, sampling.held, sampling.held ? sampling.launches : 1, message, us,
-                         hold_timed_out, &host_us);
+          timed_launches(test, launch, sampling.held, sampling.held ? sampling.launches : 1,
+                         message, us, hold_timed_out, &host_us);
       if (options_.profile && cuda()) cudaProfilerStop();
       nvtxRangePop();
       if (status != KB_OK) return status;
@@ -448,6 +454,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, dou
   };
   const auto checked_launch = [&](const char* check, kb_verification& result) {
     if (const kb_status s = test.poison(stream_, message)) return s;
+    if (const kb_status s = before_launch(test, message)) return s;
     if (const kb_status s = launch(stream_)) return s;
     if (cuda()) {
       if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message,
@@ -471,7 +478,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, dou
     // A hold that timed out (the launch waited for the device) still times the launch from the
     // hold's end: a plain time, no shorter than the launch's own.
     bool hold_timed_out = false;
-    return timed_launches(launch, held, 1, message, launch_us, hold_timed_out);
+    return timed_launches(test, launch, held, 1, message, launch_us, hold_timed_out);
   };
   if (!refereed()) return checked_launch("verify", figures);
 
@@ -739,6 +746,7 @@ CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
     if (cuda() && (status = from_cuda(cudaStreamSynchronize(stream_), message, "poison")) != KB_OK) {
       return finish(status, "poison");
     }
+    if ((status = before_launch(*test, message)) != KB_OK) return finish(status, "launch");
     const auto warm_up = SteadyClock::now();
     if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
     if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) != KB_OK) {

@@ -79,6 +79,11 @@ class CaseRunner {
   // strategy's, or a CUDA launch timed without the stream held (one that synchronises in launch).
   bool host_share_timed() const { return !cuda() || !holds_stream(); }
   bool refereed() const { return referee_ != nullptr && plugin_.abi_version >= 3; }
+  // Whether the runner zeroes the outputs before each launch it times or checks
+  // (KB_FLAG_ZEROED_OUTPUTS): each sample is then one launch, the fill before its clock starts.
+  bool zeroes_outputs() const { return (plugin_.flags & KB_FLAG_ZEROED_OUTPUTS) != 0; }
+  // Before a launch that is timed or checked: the outputs zeroed where the strategy asked.
+  kb_status before_launch(CaseUnderTest& test, kb_message& message);
   CaseOutcome run_unguarded(const CaseRequest& request);
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
                    std::uint64_t seed, kb_message& message, Sampling& sampling, Failure& failure);
@@ -101,12 +106,13 @@ class CaseRunner {
   // What the checked samples (each right after the referee's poison) took over the plain
   // one-launch ones, bounded: the cost of a launch that follows the referee's work.
   double referee_penalty_us(const Sampling& sampling, double median_us) const;
-  // One sample: `launches` launches between two events, per launch. With `hold`, the stream is
-  // held by the blocking kernel while they are enqueued; `hold_timed_out` then says a launch
-  // waited for the device (the sample is void).
+  // One sample: `launches` launches between two events, per launch, after before_launch. With
+  // `hold`, the stream is held by the blocking kernel while they are enqueued; `hold_timed_out`
+  // then says a launch waited for the device (the sample is void).
   // `host_us`: the host's time per launch of enqueueing them.
-  kb_status timed_launches(const LaunchOnce& launch, bool hold, int launches, kb_message& message,
-                           double& microseconds, bool& hold_timed_out, double* host_us = nullptr);
+  kb_status timed_launches(CaseUnderTest& test, const LaunchOnce& launch, bool hold, int launches,
+                           kb_message& message, double& microseconds, bool& hold_timed_out,
+                           double* host_us = nullptr);
   // The least host time of one launch call with the stream free (the launch synchronised after).
   kb_status unheld_host_time(const LaunchOnce& launch, kb_message& message, double& host_us);
   // The back-to-back, host-clock and energy figures of the row.

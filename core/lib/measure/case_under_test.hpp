@@ -45,6 +45,9 @@ class CaseUnderTest {
   virtual CheckAnswer same_output(cudaStream_t stream);
   // Between two samples, outside every timed region and every check.
   virtual void between_samples() {}
+  // Every output the strategy was handed, zeroed on `stream` (KB_FLAG_ZEROED_OUTPUTS): only a case
+  // whose buffers the runner handed can; a self-refereed plugin's are its own.
+  virtual kb_status zero_outputs(cudaStream_t stream, kb_message& message);
 
   // What the last launch said it enqueued.
   const kb_launch_config& config() const { return config_; }

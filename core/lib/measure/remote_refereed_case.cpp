@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 
 namespace kb {
@@ -276,6 +277,21 @@ CheckAnswer RemoteRefereedCase::inputs_unchanged(const char* who, cudaStream_t s
 
 CheckAnswer RemoteRefereedCase::same_output(cudaStream_t stream) {
   return ask("same_output", encode_bare(), stream);
+}
+
+kb_status RemoteRefereedCase::zero_outputs(cudaStream_t stream, kb_message& message) {
+  // The operands as mapped, not as handed: the strategy may have written over its copy.
+  for (const auto& output : outputs_) {
+    const kb_operand o = output->operand();
+    if (strategy_.device != KB_DEVICE_CUDA) {
+      std::memset(o.data, 0, static_cast<std::size_t>(o.bytes));
+    } else if (const kb_status s = from_cuda(cudaMemsetAsync(o.data, 0, o.bytes, stream), message,
+                                             "zeroing the outputs");
+               s) {
+      return s;
+    }
+  }
+  return KB_OK;
 }
 
 void RemoteRefereedCase::between_samples() {

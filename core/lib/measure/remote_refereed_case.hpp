@@ -39,6 +39,7 @@ class RemoteRefereedCase final : public CaseUnderTest {
   CheckAnswer inputs_unchanged(const char* who, cudaStream_t stream) override;
   CheckAnswer same_output(cudaStream_t stream) override;
   void between_samples() override;
+  kb_status zero_outputs(cudaStream_t stream, kb_message& message) override;
 
  private:
   RemoteRefereedCase(const KernelPlugin& strategy, const PacketChannel& referee,

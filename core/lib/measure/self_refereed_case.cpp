@@ -59,6 +59,13 @@ kb_status CaseUnderTest::draw(std::uint32_t, cudaStream_t, kb_message& message) 
   std::snprintf(message.text, sizeof message.text, "no family draws this case's inputs");
   return KB_ERROR;
 }
+kb_status CaseUnderTest::zero_outputs(cudaStream_t, kb_message& message) {
+  std::snprintf(message.text, sizeof message.text,
+                "KB_FLAG_ZEROED_OUTPUTS needs a version 3 strategy: the runner zeroes only the "
+                "outputs it handed");
+  return KB_ERROR;
+}
+
 CheckAnswer CaseUnderTest::inputs_unchanged(const char*, cudaStream_t) { return CheckAnswer{}; }
 CheckAnswer CaseUnderTest::same_output(cudaStream_t) { return CheckAnswer{}; }
 

@@ -231,12 +231,20 @@ ArgType type_of(const Json& j, const std::string& where) {
                    "' (known: int32, int64, uint32, uint64, float32, float64)");
 }
 
-ZeroWhen zero_of(const Json& j, const std::string& where) {
+// `family_output`: the buffer is one the family hands, which the runner can zero outside the
+// timed region; a buffer of the kernel's own is allocated by the strategy and zeroed in its launch.
+ZeroWhen zero_of(const Json& j, const std::string& where, bool family_output) {
   const std::string when = string_of(j, where);
   if (when == "never") return ZeroWhen::never;
   if (when == "once") return ZeroWhen::once;
   if (when == "launch") return ZeroWhen::each_launch;
-  throw InputError(where + ": '" + when + "' is not never, once or launch");
+  if (when == "untimed" && family_output) return ZeroWhen::untimed;
+  if (when == "untimed") {
+    throw InputError(where + ": 'untimed' is for the family's outputs (output:N), which kbench "
+                     "zeroes outside the timed region; a buffer of the kernel's own is zeroed in "
+                     "its launch (\"launch\")");
+  }
+  throw InputError(where + ": '" + when + "' is not never, once, launch or untimed");
 }
 
 // An element type: a data type's name or C name ("int32", "int", "float"), or "T": the case's.
@@ -384,7 +392,7 @@ KernelArg arg_of(const Json& j, const std::vector<KernelKnob>& knobs, const std:
     arg.bytes_in_elements = j.contains("elements");
     arg.sized_by_result = !j.contains("elements");
     if (j.contains("at")) arg.result_at = formula_of(j["at"], where + ".at");
-    arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero") : ZeroWhen::never;
+    arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero", false) : ZeroWhen::never;
     return arg;
   }
   if (role == "input" || role == "output") {
@@ -395,11 +403,11 @@ KernelArg arg_of(const Json& j, const std::vector<KernelKnob>& knobs, const std:
                     : 0;
     arg.name = j.contains("name") ? string_of(j["name"], where + ".name") : role;
     if (j.contains("zero")) {
-      arg.zero = zero_of(j["zero"], where + ".zero");
       if (arg.role == ArgRole::input) throw InputError(where + ": an input is never zeroed");
+      arg.zero = zero_of(j["zero"], where + ".zero", true);
       if (arg.zero == ZeroWhen::once) {
         throw InputError(where + ": an output zeroed once would hold its family's poison at "
-                         "the next checked launch: use \"launch\"");
+                         "the next checked launch: use \"untimed\" or \"launch\"");
       }
     }
     return arg;
@@ -452,7 +460,7 @@ KernelArg arg_of(const Json& j, const std::vector<KernelKnob>& knobs, const std:
       return arg;
     }
     arg.bytes = formula_of(j["bytes"], where + ".bytes");
-    arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero") : ZeroWhen::once;
+    arg.zero = j.contains("zero") ? zero_of(j["zero"], where + ".zero", false) : ZeroWhen::once;
     if (j.contains("result")) {
       const std::string result = string_of(j["result"], where + ".result");
       if (result.rfind("output:", 0) != 0) {
@@ -592,6 +600,11 @@ void parse_manifest(KernelManifest& m, const Json& j, std::optional<KernelFormat
     m.launches.push_back(step_of(j, m.knobs, ""));
   }
   check_scratch_names(m.launches);
+  for (const KernelStep& step : m.launches) {
+    for (const KernelArg& a : step.args) {
+      if (a.zero == ZeroWhen::untimed) m.flags |= KB_FLAG_ZEROED_OUTPUTS;
+    }
+  }
   if (j.contains("requires")) {
     const Json& rules = j["requires"];
     if (rules.is_array()) {

@@ -39,9 +39,11 @@ const char* type_name(ArgType type);  // "pointer", "int32", ...
 std::size_t type_size(ArgType type);
 bool is_float(ArgType type);
 
-// When a buffer is set to zero: never, once per case (scratch's default), or before every launch
-// (an output or scratch a kernel accumulates into with atomics).
-enum class ZeroWhen { never, once, each_launch };
+// When a buffer is set to zero: never, once per case (scratch's default), before every launch
+// inside it (an output or scratch a kernel accumulates into with atomics), or before every launch
+// by the runner, outside the timed region (a family's output a kernel reads: `beta * C`; the
+// strategy then declares KB_FLAG_ZEROED_OUTPUTS).
+enum class ZeroWhen { never, once, each_launch, untimed };
 
 struct KernelArg {
   ArgRole role = ArgRole::input;
@@ -97,7 +99,7 @@ struct KernelManifest {
   std::string name, family, description;
   std::uint32_t dtypes = 0;
   std::vector<std::string> ops;  // empty until bound: then the family's, or those listed
-  std::uint32_t flags = 0;       // KB_FLAG_MATH_*, KB_FLAG_NONDETERMINISTIC, KB_FLAG_OWN_LAUNCH_SHAPE
+  std::uint32_t flags = 0;  // KB_FLAG_MATH_*, _NONDETERMINISTIC, _OWN_LAUNCH_SHAPE, _ZEROED_OUTPUTS
   std::vector<KernelStep> launches;   // in order, each case; the top level's keys are one launch
   std::vector<Formula> requirements;  // "requires": each non-zero, or the case is refused
   std::vector<KernelKnob> knobs;
