@@ -52,6 +52,7 @@ both() {  # one case list, run by each compiler
 both --kernel "$examples/transpose_tile.cu" --sizes 2048,8192 --blocks 32x32 --dtypes float32
 both --kernel "$examples/transpose_tiled.cu" --sizes 2048,8192 --dtypes float32
 both --kernel "$examples/reduce_last_block.cu" --sizes 2^24,2^26 --blocks 256 --dtypes float32,int32
+both --kernel "$examples/reduce_partials_in_output.cu" --sizes 2^24,2^26 --dtypes float32,float64
 both --kernel "$out/test_transpose.cu" --sizes 2048,8192 --blocks 32x8 --dtypes float32
 "$kbench" run --kernel "$examples/reduce_two_pass.cu" --plugin reduce/cub --sizes 2^24,2^26 \
   --dtypes float32,int32 --ops sum --run-id published --output "$csv" 2>&1 | tee -a "$out/run.log" | grep -E "^kbench: |error"

@@ -160,6 +160,17 @@ TEST_F(KernelFilesGpu, PublishedKernelsRunAsPublishedAndAreOk) {
     EXPECT_NE(row.at("kernel_compiler").find(", entries _Z7reduce6"), std::string::npos)
         << row.at("kernel_compiler");
   }
+  // Partials parked in an output wider than the result; its grid rule refuses 2^28.
+  run = kbench({"run", "--kernel", example("reduce_partials_in_output.cu"), "--sizes",
+                "1000,2^24,2^28", "--dtypes", "float32,float64", "--max-time", "0.2"});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.rows.size(), 6u) << run.output;
+  for (const auto& row : run.rows) {
+    const bool outgrown = row.at("shape") == "268435456";
+    EXPECT_EQ(row.at("status"), outgrown ? "unsupported" : "ok")
+        << row.at("dtype") << " " << row.at("shape") << ": " << row.at("message");
+    if (outgrown) EXPECT_NE(row.at("message").find("grid_x <= threads"), std::string::npos);
+  }
   run = kbench({"run", "--kernel", example("sgemm_tiled.cu"), "--sizes", "512,1024",
                 "--max-time", "0.2"});
   EXPECT_EQ(run.exit_code, 0) << run.output;

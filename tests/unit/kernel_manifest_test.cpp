@@ -581,6 +581,27 @@ extern "C" __global__ void k(const int* in, long long* out, int n) {}
   EXPECT_EQ(bound(inside, reduce_family()).flags & KB_FLAG_ZEROED_OUTPUTS, 0u);
 }
 
+TEST(KernelManifest, TheExamplesPartialsFillAWideOutputWhileTheGridKeepsToItsRule) {
+  const KernelManifest m = bound(example("reduce_partials_in_output.cu"), reduce_family());
+  const KernelArg& sums = m.launches[0].args[1];
+  EXPECT_EQ(sums.role, ArgRole::scratch);
+  EXPECT_EQ(sums.result_of, 0);
+  EXPECT_TRUE(sums.bytes_in_elements);
+  const auto launches = kernel_launches(m, request(KB_DTYPE_F32, {1 << 24}, {}, "", "sum"), 132);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].grid[0], 256u);            // 2^24 / (1024 threads * 64)
+  EXPECT_EQ(launches[0].values[1].integer, 256);   // a partial per block
+  EXPECT_EQ(launches[1].values[1].integer, 256);   // summed by one block of 1024 threads
+  try {
+    kernel_launches(m, request(KB_DTYPE_F32, {std::int64_t{1} << 28}, {}, "", "sum"), 132);
+    ADD_FAILURE() << "2^28 passed grid_x <= threads with 4096 blocks";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the manifest requires grid_x <= threads"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(KernelManifest, ABadLaunchListIsRefusedNamingTheKeyAndWhatWasExpected) {
   const kbtest::TempFolder dir;
   const std::pair<const char*, const char*> cases[] = {
@@ -696,6 +717,7 @@ TEST(KernelCompilers, NvccAndNvrtcMakeTheSameMachineCodeForTheExamples) {
       {"transpose_tile.cu", transpose_family(), request(KB_DTYPE_F32, {64, 64}, {32, 32})},
       {"transpose_tiled.cu", transpose_family(), request(KB_DTYPE_F32, {64, 64}, {}, "tile=32;per_thread=4")},
       {"reduce_last_block.cu", reduce_family(), request(KB_DTYPE_F32, {4096}, {256}, "", "sum")},
+      {"reduce_partials_in_output.cu", reduce_family(), request(KB_DTYPE_F64, {4096}, {}, "", "sum")},
   };
   for (const auto& e : examples) {
     const KernelManifest m = bound(example(e.file), e.family);
