@@ -7,7 +7,9 @@
 #   2. The two-pass reduction as published (examples/kernels/reduce_two_pass.cu, host code and
 #      all: nvcc only) at 2^24 and 2^26, float32 and int32, beside reduce/cub: every row `ok`.
 #   3. The tutorial-style SGEMM (examples/kernels/sgemm_tiled.cu) at 1024 and 4096 beside
-#      matmul/cublas: its rows and medians, for the record.
+#      matmul/cublas: its rows and medians, for the record; and the same file with C zeroed
+#      inside each launch ("zero": "launch") beside it zeroed outside the timed region
+#      ("untimed", as published): what the memset cost the median.
 #
 # Usage: scripts/published-kernels-acceptance.sh [BUILD_DIR]  (default: build-device,
 #        .device/build-device or build); OUT=DIR keeps the CSV and logs (default: under /tmp).
@@ -58,6 +60,9 @@ both --kernel "$out/test_transpose.cu" --sizes 2048,8192 --blocks 32x8 --dtypes 
   --dtypes float32,int32 --ops sum --run-id published --output "$csv" 2>&1 | tee -a "$out/run.log" | grep -E "^kbench: |error"
 "$kbench" run --kernel "$examples/sgemm_tiled.cu" --plugin matmul/cublas --sizes 1024,4096 \
   --dtypes float32 --run-id published --output "$csv" 2>&1 | tee -a "$out/run.log" | grep -E "^kbench: |error"
+sed 's/"zero": "untimed"/"zero": "launch"/' "$examples/sgemm_tiled.cu" >"$out/sgemm_tiled.cu"
+"$kbench" run --kernel "$out/sgemm_tiled.cu" --sizes 1024,4096 --dtypes float32 \
+  --run-id zeroed-inside --output "$csv" 2>&1 | tee -a "$out/run.log" | grep -E "^kbench: |error"
 
 [ -s "$csv" ] || { echo "no rows in $csv (no CUDA device here?)"; exit 1; }
 python3 - "$csv" <<'PY'
@@ -87,6 +92,17 @@ for r in rows:
     if r["run_id"] == "published":
         print(f"| {r['plugin']} | {r['dtype']} | {r['shape']} | {r['status']} | {r['median_us']} | "
               f"{r['kernel_compiler'][:60]} |")
+inside = {(r["plugin"], r["shape"]): r for r in rows if r["run_id"] == "zeroed-inside"}
+print("\n## The SGEMM's C zeroed outside the timed region, and inside each launch\n")
+print("| plugin | shape | untimed us (launches per sample) | inside us (launches) | inside/untimed |")
+print("|---|---|---:|---:|---:|")
+for r in rows:
+    other = inside.get((r["plugin"], r["shape"]))
+    if r["run_id"] != "published" or other is None or "ok" != r["status"] or "ok" != other["status"]:
+        continue
+    ratio = float(other["median_us"]) / float(r["median_us"])
+    print(f"| {r['plugin']} | {r['shape']} | {r['median_us']} ({r['sample_launches']}) | "
+          f"{other['median_us']} ({other['sample_launches']}) | {ratio:.4f} |")
 for r in failed:
     print(f"NOT OK: {r['run_id']} {r['plugin']} {r['dtype']} {r['shape']}: {r['status']} {r['message']}")
 two_pass = [r for r in rows if r["plugin"] == "reduce/reduce_two_pass"]

@@ -30,17 +30,19 @@
 }
 */
 
-// The block's sum of each thread's `v`, in thread 0's return value.
+// The block's sum of each thread's `v`, in thread 0's return value: shuffles within each warp,
+// then the first warp over the warps' sums.
 template <typename T, unsigned kThreads>
 __device__ T block_total(T v) {
-  __shared__ T partial[kThreads];
-  partial[threadIdx.x] = v;
+  __shared__ T warps[32];
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  if ((threadIdx.x & 31) == 0) warps[threadIdx.x >> 5] = v;
   __syncthreads();
-  for (unsigned half = kThreads / 2; half > 0; half >>= 1) {
-    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
-    __syncthreads();
+  v = threadIdx.x < kThreads / 32 ? warps[threadIdx.x] : T(0);
+  if (threadIdx.x < 32) {
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
   }
-  return partial[0];
+  return v;
 }
 
 // Each thread sums elements the whole grid apart; block b's total goes to sums[b].
