@@ -23,9 +23,10 @@ namespace kb {
 namespace {
 
 // A family's scaffold is a file beside it: NAME.cu.in (CUDA) or NAME.host.cpp.in (host), with
-// @NAME@ for the strategy's name. kbench's own families keep theirs in its headers' folder
-// (installed with the SDK); a family from outside ships its own next to its plugins and its
-// family library, so `new-plugin` scaffolds it without kbench knowing the family.
+// @NAME@ for the strategy's name. kbench's own families keep theirs in their folders
+// (plugins/<family>/), installed with the SDK's headers and copied into the build tree; a family
+// from outside ships its own next to its plugins and its family library, so `new-plugin`
+// scaffolds it without kbench knowing the family.
 struct TemplateDir {
   boost::filesystem::path path;
   std::string plugins;  // the plugin folder it belongs to; "" for kbench's own scaffolds
@@ -35,7 +36,7 @@ std::vector<TemplateDir> template_dirs(const std::vector<std::string>& plugin_di
   namespace fs = boost::filesystem;
   std::vector<TemplateDir> dirs = {
       {fs::path(executable_dir()) / ".." / "include" / "kbench" / "families" / "templates", ""},
-      {fs::path(KBENCH_SOURCE_TEMPLATES), ""}};
+      {fs::path(KBENCH_BUILD_TEMPLATES), ""}};
   for (const auto& dir : plugin_search_path(plugin_dirs)) {
     const std::string plugins = fs::absolute(dir).lexically_normal().string();
     dirs.push_back({fs::path(dir) / "templates", plugins});

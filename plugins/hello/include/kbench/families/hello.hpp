@@ -5,7 +5,7 @@
 //              printed exactly one well-formed line and the host one line;
 //   recording  outputs[0] holds one Record per thread: every thread wrote exactly one, and the
 //              records measure the order and residency seed 000 asks about.
-// The host code behind both (parser, capture, checks, metrics) is in core/sdk/reference/hello.cpp;
+// The host code behind both (parser, capture, checks, metrics) is in plugins/hello/reference.cpp;
 // docs/families/hello.md explains the metrics.
 #pragma once
 
