@@ -238,8 +238,8 @@ ZeroWhen zero_of(const Json& j, const std::string& where, bool family_output) {
   if (when == "never") return ZeroWhen::never;
   if (when == "once") return ZeroWhen::once;
   if (when == "launch") return ZeroWhen::each_launch;
-  if (when == "untimed" && family_output) return ZeroWhen::untimed;
   if (when == "untimed") {
+    if (family_output) return ZeroWhen::untimed;
     throw InputError(where + ": 'untimed' is for the family's outputs (output:N), which kbench "
                      "zeroes outside the timed region; a buffer of the kernel's own is zeroed in "
                      "its launch (\"launch\")");
