@@ -2,8 +2,9 @@
 # check-layers.sh [ROOT]: fails, naming file, line and rule, on an include against the direction
 # README.md's layout gives. Each layer of core/lib may include the layers listed for it (and
 # itself); runner/ may include every layer; the worker loop alone includes the timing loop;
-# plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library; and
-# README.md's table of the layers says the same.
+# plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library; a
+# family's header is included by that family alone; README.md's table of the layers says the
+# same, and its table of the folders names folders that exist.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
@@ -71,6 +72,37 @@ while IFS=: read -r file line text; do
   fi
 done < <(grep -rnE '^\s*#\s*include "[^"/]+"' core/lib runner tests --include='*.hpp' \
            --include='*.cpp' --include='*.cu' 2>/dev/null || true)
+
+# A family's header is for its own strategies and referee: the author's SDK serves every family
+# and includes none, a family includes only its own, and the runner knows families only through
+# their libraries.
+while IFS=: read -r file line text; do
+  header=$(sed -E 's/.*#include <kbench\/families\/([^>]+)>.*/\1/' <<<"$text")
+  case $file in
+    core/include/* | core/sdk/*)
+      refuse "$file:$line" "the SDK serves every family and includes none (kbench/families/$header)"
+      ;;
+    core/lib/* | runner/*)
+      refuse "$file:$line" "the runner knows a family through its library, never its header (kbench/families/$header)"
+      ;;
+    plugins/*/*)
+      family=$(cut -d/ -f2 <<<"$file")
+      [[ $header == "$family.hpp" || $header == "${family}"_* ]] ||
+        refuse "$file:$line" "the family '$family' includes only its own header, not kbench/families/$header"
+      ;;
+  esac
+done < <(grep -rnE '^\s*#\s*include <kbench/families/[^>]+>' core runner plugins \
+           --include='*.hpp' --include='*.cpp' --include='*.cu' --include='*.cuh' --include='*.h' \
+           --include='*.in' 2>/dev/null || true)
+
+# README.md's table of the folders names folders that exist (a <placeholder> stands for any name).
+if [ -f README.md ]; then
+  while read -r folder; do
+    pattern=$(sed -E 's/<[^>]+>/*/g' <<<"$folder")
+    # shellcheck disable=SC2086 # the pattern is a glob
+    ls -d $pattern >/dev/null 2>&1 || refuse README.md "the table of the folders names '$folder', which is no folder"
+  done < <(sed -n '/^| folder | what |$/,/^$/p' README.md | sed -nE 's/^\| `([^`]+\/)` \|.*/\1/p')
+fi
 
 # README.md's table of the layers says what these rules say: a row per layer, and its last cell
 # (what the layer may include) the same layers.
