@@ -1,4 +1,5 @@
-// One function per `kbench` command; each returns the process exit code.
+// One function per `kbench` command; each returns the process exit code. (The child modes are
+// in child/child_commands.hpp.)
 #pragma once
 
 #include <string>
@@ -11,10 +12,6 @@ int run_command(const std::vector<std::string>& args);
 int tune_command(const std::vector<std::string>& args);
 int compare_command(const std::vector<std::string>& args);
 int report_command(const std::vector<std::string>& args);
-int worker_command(const std::vector<std::string>& args);
-int probe_command(const std::vector<std::string>& args);
-int referee_command(const std::vector<std::string>& args);
-int compile_command(const std::vector<std::string>& args);
 int validate_command(const std::vector<std::string>& args);
 int new_plugin_command(const std::vector<std::string>& args);
 int upgrade_command(const std::vector<std::string>& args);

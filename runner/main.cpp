@@ -1,4 +1,5 @@
 // kbench: registry and runner for CUDA kernel experiments.
+#include "child/child_commands.hpp"
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "util/input_error.hpp"

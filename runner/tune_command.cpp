@@ -5,7 +5,7 @@
 // configuration, not a failure of the tune. Prints each problem's best configuration and merges
 // it into the best-configuration file `run --best` reads. `--simulate CSV` replays the strategies
 // against rows already measured instead (docs/tuning.md).
-#include "case_executor.hpp"
+#include "worker_supervisor.hpp"
 #include "commands.hpp"
 #include "device/device_info.hpp"
 #include "exit_codes.hpp"
@@ -102,10 +102,10 @@ struct Tuned {
 };
 
 // Searches one problem: each configuration the strategy picks is read back from `measured` (the
-// rows of a resumed run id) or run by `executor` and written. A tune stopped meanwhile
+// rows of a resumed run id) or run by `supervisor` and written. A tune stopped meanwhile
 // (interrupted, or a row not written) leaves the search incomplete.
 Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const TuneOptions& options,
-                     SharedRun& shared, CaseExecutor& executor,
+                     SharedRun& shared, WorkerSupervisor& supervisor,
                      const std::map<CaseKey, ResultRecord>& measured) {
   Tuned t{&p, std::vector<std::optional<ResultRecord>>(p.space.size()), 0, {}, 0, false};
   const auto objective = [&](std::size_t point) -> Cost {
@@ -116,7 +116,7 @@ Tuned search_problem(const Problem& p, const SearchStrategy& strategy, const Tun
     } else {
       if (shared.stopped()) throw TuneStopped{};
       shared.progress.started(describe_case(c));
-      const std::optional<ResultCells> row = executor.execute(c);
+      const std::optional<ResultCells> row = supervisor.execute(c);
       if (!row) throw TuneStopped{};
       t.rows[point] = record_of(*row);
     }
@@ -282,81 +282,47 @@ int tune_command(const std::vector<std::string>& args) {
   // The file the search's results are merged into is checked before the search, not after it.
   BestConfigs::read(options.best_file);
 
-  std::string why_no_device;
-  const int device_count = cuda_device_count(&why_no_device);
   const int device = run.sweep.devices.front();
-  if (device_count > 0 && device >= device_count) {
+  const CudaDevices cuda = cuda_devices();
+  if (cuda.count > 0 && device >= cuda.count) {
     throw InputError("device " + std::to_string(device) + " is not present (" +
-                     std::to_string(device_count) + " CUDA devices)");
+                     std::to_string(cuda.count) + " CUDA devices)");
   }
-  if (device_count > 0) run.sweep.capabilities[device] = device_capability(device);
-  RunContext context;
-  context.host = host_name();
-  context.run_id = run.run_id.empty() ? default_run_id(context.host) : run.run_id;
-  context.cache = run.timing.cold ? "cold" : "hot";
-  std::vector<Problem> problems;
-  {
-    PluginProbe probe(executable_path(), run.case_timeout_seconds);
-    const PluginSelection selection = select_runnable(probe, run.sweep, run.plugin_dirs,
-                                                      run.kernel_files, device_count,
-                                                      why_no_device);
-    if (selection.runnable.empty()) {
-      std::cerr << "kbench: nothing to tune\n";
-      return kExitOk;
-    }
-    Plan plan = plan_sweep(selection.runnable, run.sweep, selection.families, probe);
-    check_planned_kernels(probe, plan);
-    for (const auto& note : plan.notes) std::cerr << "kbench: " << note << "\n";
-    problems = problems_of(plan, context);
-  }
-  if (interrupted()) {
-    std::cerr << "kbench: interrupted while planning; nothing was run\n";
-    return kExitInterrupted;
-  }
+  note_capabilities(run.sweep, cuda);
+  const PlannedRun planned =
+      plan_run(run, cuda, "tune", [&](const PluginSelection& selection, PluginProbe& probe) {
+        return plan_sweep(selection.runnable, run.sweep, selection.families, probe);
+      });
+  if (planned.plugins == 0) return kExitOk;
+  if (interrupted_while_planning()) return kExitInterrupted;
 
-  ResultsStore store(run.output);
-  std::optional<RunLock> run_lock;
-  if (!run.run_id.empty()) run_lock.emplace(run.output, run.run_id, "");
-  const std::string resume = resume_command("tune", args, context.run_id, !run.run_id.empty());
-  const std::string last_words =
-      "kbench: interrupted twice; the case in flight was abandoned. Resume with:\n  " + resume +
-      "\n";
-  set_last_words(last_words.c_str());
-
-  std::size_t planned = 0;
+  RunSession session(run, "tune", args, "", "the case in flight was");
+  const std::vector<Problem> problems = problems_of(planned.plan, session.context());
+  std::size_t evaluations = 0;
   for (const auto& p : problems) {
-    planned += options.budget ? std::min(options.budget, p.space.size()) : p.space.size();
+    evaluations += options.budget ? std::min(options.budget, p.space.size()) : p.space.size();
   }
-  RunProgress progress(planned);
-  SharedRun shared{run, store, nullptr, progress, context};
+  RunProgress progress(evaluations);
+  SharedRun shared{run, session.store(), nullptr, progress, session.context()};
   // A resumed tune reads the configurations its run id measured back instead of running them:
   // with the same seed its strategies take the same path, at no cost, to where it stopped.
   std::map<CaseKey, ResultRecord> measured;
-  if (!run.run_id.empty()) {
-    for (auto& row : read_records(run.output)) {
-      if (row.run_id == context.run_id) measured.emplace(CaseKey(row, false), std::move(row));
-    }
-    std::size_t repeated = 0, configurations = 0;
-    for (const auto& p : problems) {
-      configurations += p.cases.size();
-      for (const auto& c : p.cases) repeated += measured.count(key_of(shared, c));
-    }
-    if (repeated > 0 && !run.resume) {
-      throw InputError("run id '" + context.run_id + "' already has rows for " +
-                       std::to_string(repeated) + " of the " + std::to_string(configurations) +
-                       " configurations in '" + run.output +
-                       "': add --resume to read them back instead of running them, or choose "
-                       "another --run-id");
-    }
+  for (auto& row : session.own_rows()) measured.emplace(CaseKey(row, false), std::move(row));
+  std::size_t repeated = 0, configurations = 0;
+  for (const auto& p : problems) {
+    configurations += p.cases.size();
+    for (const auto& c : p.cases) repeated += measured.count(key_of(shared, c));
   }
+  session.refuse_rerun(repeated, configurations, "configurations",
+                       "read them back instead of running them");
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   setenv("KBENCH_HOST_THREADS", std::to_string(cores).c_str(), /*overwrite=*/0);
-  std::cerr << "kbench: tune " << context.run_id << ": " << problems.size() << " problems, "
+  std::cerr << "kbench: tune " << session.context().run_id << ": " << problems.size() << " problems, "
             << strategy.name << " search, seed " << options.seed << " -> " << run.output << "\n";
 
   std::vector<Tuned> tuned;
   {
-    CaseExecutor executor(shared, 0);
+    WorkerSupervisor supervisor(shared, 0);
     for (const auto& p : problems) {
       if (p.space.size() == 0) {
         std::cerr << "kbench: " << p.key.problem() << ": no configuration to tune (" << p.refused
@@ -364,29 +330,20 @@ int tune_command(const std::vector<std::string>& args) {
         continue;
       }
       if (shared.stopped()) break;
-      tuned.push_back(search_problem(p, strategy, options, shared, executor, measured));
+      tuned.push_back(search_problem(p, strategy, options, shared, supervisor, measured));
       if (!tuned.back().complete) break;
     }
   }
   progress.close(RunProgress::CaseTable::hidden);
   print_tuned(tuned, read_records(run.output));
-  if (!shared.write_error.empty()) {
-    std::cerr << "kbench: " << shared.write_error
-              << "; not recorded: " << shared.not_recorded.front()
-              << ". When the file can be written, resume with:\n  " << resume << "\n";
-    return kExitWriteFailed;
-  }
+  if (const auto failed = session.write_failed(shared)) return *failed;
   const auto entries = best_configs(tuned, options);
   if (!entries.empty()) {
     merge_best_configs(options.best_file, entries);
     std::cerr << "kbench: " << entries.size() << " best configuration"
               << (entries.size() == 1 ? "" : "s") << " merged into " << options.best_file << "\n";
   }
-  if (interrupted()) {
-    std::cerr << "kbench: interrupted; the CSV holds every configuration measured. Resume with:\n  "
-              << resume << "\n";
-    return kExitInterrupted;
-  }
+  if (const auto stopped = session.interrupted_exit("configuration measured")) return *stopped;
   const bool all_found =
       std::all_of(tuned.begin(), tuned.end(), [](const Tuned& t) { return t.best.has_value(); });
   return all_found ? kExitOk : kExitCasesFailed;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # check-layers.sh [ROOT]: fails, naming file, line and rule, on an include against the direction
 # README.md's layout gives. Each layer of core/lib may include the layers listed for it (and
-# itself); runner/ may include every layer; the worker loop alone includes the timing loop;
+# itself); runner/ may include every layer, but only its child processes (runner/child/) the
+# timing loop and the referee's, and the parent and the children nothing of each other;
 # plugin code (core/include, core/sdk, plugins/) includes nothing of the runner's library; a
 # family's header is included by that family alone; README.md's table of the layers says the
 # same, and its table of the folders names folders that exist.
@@ -50,9 +51,10 @@ while IFS=: read -r file line text; do
       [[ $allowed == *" $to "* ]] ||
         refuse "$file:$line" "layer '$from' may not include '$target' (it may include:${allowed% })"
       ;;
+    runner/child/*) ;;
     runner/*)
-      if [[ $target == measure/case_runner.hpp && $file != runner/worker_main.cpp ]]; then
-        refuse "$file:$line" "the parent never includes the timing loop ($target)"
+      if [[ $target == measure/case_timer.hpp || $target == referee/referee_service.hpp ]]; then
+        refuse "$file:$line" "the parent never times nor judges: only runner/child/ includes $target"
       fi
       ;;
     core/include/* | core/sdk/* | plugins/* | examples/*)
@@ -62,6 +64,26 @@ while IFS=: read -r file line text; do
 done < <(grep -rnE '^\s*#\s*include "[^"]+"' core runner plugins examples \
            --include='*.hpp' --include='*.cpp' --include='*.cu' --include='*.cuh' --include='*.h' \
            2>/dev/null || true)
+
+# The child processes (runner/child/) and the parent (the rest of runner/) share only the layers:
+# the parent starts a child by its mode (main.cpp alone includes child/child_commands.hpp), and a
+# child includes nothing of the parent.
+while IFS=: read -r file line text; do
+  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  case $file in
+    runner/child/*)
+      if [[ $target != child/* && -f runner/$target ]]; then
+        refuse "$file:$line" "a child includes nothing of the parent ($target)"
+      fi
+      ;;
+    runner/main.cpp) ;;
+    runner/*)
+      if [[ $target == child/* ]]; then
+        refuse "$file:$line" "the parent starts a child, never includes it ($target)"
+      fi
+      ;;
+  esac
+done < <(grep -rnE '^\s*#\s*include "[^"]+"' runner --include='*.hpp' --include='*.cpp' 2>/dev/null || true)
 
 # Includes name their folder: a bare "x.hpp" of the library from outside its folder is refused.
 while IFS=: read -r file line text; do

@@ -23,10 +23,13 @@ expect_refused() {  # FILE INCLUDE PATTERN (INCLUDE in quotes unless it starts w
   grep -q "$3" "$scratch/err" || { echo "FAIL: unexpected message:" >&2; cat "$scratch/err" >&2; exit 1; }
   echo "refused as expected: $(head -1 "$scratch/err")"
 }
-expect_refused core/lib/measure/case_runner.cpp store/results_store.hpp \
-  "core/lib/measure/case_runner.cpp:.*layer 'measure' may not include 'store/results_store.hpp'"
+expect_refused core/lib/measure/case_timer.cpp store/results_store.hpp \
+  "core/lib/measure/case_timer.cpp:.*layer 'measure' may not include 'store/results_store.hpp'"
 expect_refused core/lib/util/csv.cpp analysis/comparison.hpp "layer 'util' may not include"
-expect_refused runner/run_command.cpp measure/case_runner.hpp "the parent never includes the timing loop"
+expect_refused runner/run_command.cpp measure/case_timer.hpp "the parent never times nor judges"
+expect_refused runner/worker_supervisor.cpp referee/referee_service.hpp "the parent never times nor judges"
+expect_refused runner/child/worker_main.cpp options.hpp "a child includes nothing of the parent (options.hpp)"
+expect_refused runner/run_command.cpp child/child_commands.hpp "the parent starts a child, never includes it"
 expect_refused plugins/transpose/naive_row.cu store/result_columns.hpp "plugin code may not include"
 expect_refused runner/list_command.cpp plan.hpp "include 'plan.hpp' by its folder"
 expect_refused core/sdk/support/memo.cpp '<kbench/families/matmul.hpp>' \

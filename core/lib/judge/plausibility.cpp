@@ -21,7 +21,7 @@ constexpr double kL2MeasuredSlack = 1.25;
 constexpr double kPoisonedRatio = 1.5;
 constexpr double kPoisonedSlackUs = 5.0;
 // A launch timed plain also holds its host's wake-up after the referee's round trip, as a host
-// launch does (case_runner.cpp): the launch itself once more and 20 us. reduce/multi_block, which
+// launch does (case_timer.cpp): the launch itself once more and 20 us. reduce/multi_block, which
 // synchronises in launch, took 37.8-42 us right after a poison against 15-21 us on an H200.
 constexpr double kPlainPoisonedRatio = 1.0;
 constexpr double kPlainPoisonedSlackUs = 20.0;

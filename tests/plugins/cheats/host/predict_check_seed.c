@@ -1,5 +1,5 @@
 /* Cheat: predicts the verdict's inputs too. The runner's source is public: the inputs of the
- * verdict are drawn from mix64(seed ^ 0xF8E5D0C4B3A29180) (core/lib/measure/case_runner.cpp), the
+ * verdict are drawn from mix64(seed ^ 0xF8E5D0C4B3A29180) (core/lib/measure/case_timer.cpp), the
  * case's seed is 42 by default and written in every row. This strategy reads one input element,
  * in[0], to tell which of the two draws is in place, and writes the transpose of that draw from the
  * formula without reading the rest of `in` (on a GPU: write-only, half a transpose's traffic); where

@@ -4,7 +4,7 @@
 // cache alone. Answers each `kernel` record with `built` (a summary, the cases whose launch cannot
 // be formed) or `refused` (why), saying each variant built (`step`) as it goes. The workers that
 // time the kernels then only load the code it left in the cache.
-#include "commands.hpp"
+#include "child/child_commands.hpp"
 #include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
 #include "plugin/kernel_manifest.hpp"

@@ -1,5 +1,5 @@
 // The parent's side of running cases: one plugin's cases through one worker process at a time,
-// and each result written as a row. `run` drives it from a queue of planned cases, one executor
+// and each result written as a row. `run` drives it from a queue of planned cases, one supervisor
 // per lane (device); `tune` one case at a time, as its strategy asks. Whatever happens to a
 // worker, the case it was running becomes a row — a failed case is a result, never a fault of
 // the parent.
@@ -29,7 +29,7 @@
 
 namespace kb {
 
-// Everything the executors of one run share; each member is safe to use from several lanes.
+// Everything the supervisors of one run share; each member is safe to use from several lanes.
 struct SharedRun {
   const RunOptions& options;
   ResultsStore& store;
@@ -50,14 +50,14 @@ struct SharedRun {
 // The case's identity in the CSV (see case_key.hpp), from the row it will be written as.
 CaseKey key_of(const SharedRun& run, const PlannedCase& c);
 
-class CaseExecutor {
+class WorkerSupervisor {
  public:
-  // `lane` names the executor to the signal handler, which kills its worker when the case in
+  // `lane` names the supervisor to the signal handler, which kills its worker when the case in
   // flight is abandoned.
-  CaseExecutor(SharedRun& run, int lane) : run_(run), options_(run.options), lane_(lane) {}
-  ~CaseExecutor();
-  CaseExecutor(const CaseExecutor&) = delete;
-  CaseExecutor& operator=(const CaseExecutor&) = delete;
+  WorkerSupervisor(SharedRun& run, int lane) : run_(run), options_(run.options), lane_(lane) {}
+  ~WorkerSupervisor();
+  WorkerSupervisor(const WorkerSupervisor&) = delete;
+  WorkerSupervisor& operator=(const WorkerSupervisor&) = delete;
 
   // Runs the case (or takes its planned outcome) and writes its row, which it returns. Nothing
   // when the case was abandoned (the run was interrupted while it ran, or its worker was stopped

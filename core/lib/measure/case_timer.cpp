@@ -1,4 +1,4 @@
-#include "measure/case_runner.hpp"
+#include "measure/case_timer.hpp"
 
 #include "device/device_info.hpp"
 #include "measure/energy_window.hpp"
@@ -159,7 +159,7 @@ std::string describe(const CaseRequest& r) {
 
 }  // namespace
 
-CaseRunner::CaseRunner(const KernelPlugin& plugin, const KernelFamily* family,
+CaseTimer::CaseTimer(const KernelPlugin& plugin, const KernelFamily* family,
                        const PacketChannel* referee, int output_fd, int device,
                        TimingOptions options)
     : plugin_(plugin), family_(family), referee_(referee), output_fd_(output_fd),
@@ -181,11 +181,11 @@ CaseRunner::CaseRunner(const KernelPlugin& plugin, const KernelFamily* family,
   }
 }
 
-CaseRunner::~CaseRunner() {
+CaseTimer::~CaseTimer() {
   if (stream_ != nullptr) cudaStreamDestroy(stream_);
 }
 
-CaseOutcome CaseRunner::run(const CaseRequest& request) {
+CaseOutcome CaseTimer::run(const CaseRequest& request) {
   // The runner's own CUDA calls throw only when the device is beyond use; the plugin's hooks
   // never throw. Either way the case ends as a row.
   try {
@@ -199,11 +199,11 @@ CaseOutcome CaseRunner::run(const CaseRequest& request) {
   }
 }
 
-kb_status CaseRunner::before_launch(CaseUnderTest& test, kb_message& message) {
+kb_status CaseTimer::before_launch(CaseUnderTest& test, kb_message& message) {
   return zeroes_outputs() ? test.zero_outputs(stream_, message) : KB_OK;
 }
 
-kb_status CaseRunner::timed_launches(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
+kb_status CaseTimer::timed_launches(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                                      int launches, kb_message& message, double& microseconds,
                                      bool& hold_timed_out, double* host_us) {
   hold_timed_out = false;
@@ -231,7 +231,7 @@ kb_status CaseRunner::timed_launches(CaseUnderTest& test, const LaunchOnce& laun
   return KB_OK;
 }
 
-bool CaseRunner::same_output(CaseUnderTest& test, Sampling& sampling, Failure& failure) {
+bool CaseTimer::same_output(CaseUnderTest& test, Sampling& sampling, Failure& failure) {
   sampling.compared_output = true;
   if (plugin_.flags & KB_FLAG_NONDETERMINISTIC) return true;
   const CheckAnswer same = test.same_output(stream_);
@@ -240,7 +240,7 @@ bool CaseRunner::same_output(CaseUnderTest& test, Sampling& sampling, Failure& f
   return false;
 }
 
-kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
+kb_status CaseTimer::checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                                      kb_message& message, Sampling& sampling, Failure& failure) {
   double us = 0;
   bool hold_timed_out = false;
@@ -276,7 +276,7 @@ kb_status CaseRunner::checked_sample(CaseUnderTest& test, const LaunchOnce& laun
   return KB_OK;
 }
 
-double CaseRunner::referee_penalty_us(const Sampling& sampling, double median_us) const {
+double CaseTimer::referee_penalty_us(const Sampling& sampling, double median_us) const {
   if (sampling.poisoned_us.empty()) return 0;
   std::vector<double> alone = sampling.single_us;
   if (sampling.launches == 1) alone.insert(alone.end(), sampling.samples.begin(), sampling.samples.end());
@@ -289,7 +289,7 @@ double CaseRunner::referee_penalty_us(const Sampling& sampling, double median_us
   return std::clamp(paid, 0.0, most);
 }
 
-kb_status CaseRunner::unheld_host_time(const LaunchOnce& launch, kb_message& message,
+kb_status CaseTimer::unheld_host_time(const LaunchOnce& launch, kb_message& message,
                                        double& host_us) {
   host_us = std::numeric_limits<double>::infinity();
   const auto began = SteadyClock::now();
@@ -303,7 +303,7 @@ kb_status CaseRunner::unheld_host_time(const LaunchOnce& launch, kb_message& mes
   return KB_OK;
 }
 
-kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
+kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
                              const std::string& range, std::uint64_t seed, kb_message& message,
                              Sampling& sampling, Failure& failure) {
   sampling.held = holds_stream();
@@ -435,7 +435,7 @@ kb_status CaseRunner::sample(CaseUnderTest& test, const LaunchOnce& launch,
   return KB_OK;
 }
 
-kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
+kb_status CaseTimer::verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
                               const std::vector<double>& samples, double gain_us,
                               double penalty_us, bool held, kb_message& message,
                               kb_verification& figures, Failure& failure) {
@@ -588,7 +588,7 @@ kb_status CaseRunner::verdict(CaseUnderTest& test, const LaunchOnce& launch, dou
   return KB_OK;
 }
 
-kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
+kb_status CaseTimer::self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
                                   CaseOutcome& result, std::string& note) {
   if (!cuda() || options_.profile) return KB_OK;
   const bool back_to_back = !options_.cold && !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
@@ -623,7 +623,7 @@ kb_status CaseRunner::self_checks(const LaunchOnce& launch, double median_us, kb
   return KB_OK;
 }
 
-kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
+kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
                                     kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
     const auto start = SteadyClock::now();
@@ -666,7 +666,7 @@ kb_status CaseRunner::cupti_figures(const LaunchOnce& launch, double median_us,
   return KB_OK;
 }
 
-void CaseRunner::read_device_state(const Sampling& sampling, CaseOutcome& result,
+void CaseTimer::read_device_state(const Sampling& sampling, CaseOutcome& result,
                                    std::string& note) {
   if (!monitor_) return;
   const GpuState gpu = monitor_->read();
@@ -682,7 +682,7 @@ void CaseRunner::read_device_state(const Sampling& sampling, CaseOutcome& result
   }
 }
 
-CaseOutcome CaseRunner::run_unguarded(const CaseRequest& request) {
+CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
   CaseOutcome result;
   kb_message message{};
   // Where the case's wall time goes, for the sweep's closing summary (not CSV columns).

@@ -2,7 +2,7 @@
 // the device's bandwidth roofs (the facts a row is held to) before any plugin code runs anywhere on
 // its behalf, says them in its greeting, then serves the parent and the workers (referee_service.hpp)
 // until the parent closes its control channel (descriptor 4).
-#include "commands.hpp"
+#include "child/child_commands.hpp"
 #include "device/bandwidth.hpp"
 #include "device/device_info.hpp"
 #include "protocol/packet_channel.hpp"

@@ -6,11 +6,11 @@
 // draws, poisons and checks on request and tells the parent its verdict itself. Anything that
 // kills this process costs only the case in flight: the parent records it and starts a fresh
 // worker.
-#include "commands.hpp"
+#include "child/child_commands.hpp"
 #include "device/cupti_library.hpp"
 #include "device/device_info.hpp"
 #include "kernel/kernel_strategy.hpp"
-#include "measure/case_runner.hpp"
+#include "measure/case_timer.hpp"
 #include "measure/worker_settings.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/code_seal.hpp"
@@ -156,7 +156,7 @@ int worker_command(const std::vector<std::string>&) {
       throw LoadError(std::string(api.name) + ": a version 3 strategy needs its family's referee");
     }
     PacketChannel referee(refereed ? kRefereeFd : -1);
-    CaseRunner runner(api, family ? family->family : nullptr, refereed ? &referee : nullptr,
+    CaseTimer runner(api, family ? family->family : nullptr, refereed ? &referee : nullptr,
                       output, settings.device, settings.timing);
     // Everything the worker will map as code is loaded; from here no code changes, and the clock's
     // relocation tables stay as they are.

@@ -1,4 +1,4 @@
-#include "case_executor.hpp"
+#include "worker_supervisor.hpp"
 
 #include "device/device_info.hpp"
 #include "interruption.hpp"
@@ -23,7 +23,7 @@ CaseKey key_of(const SharedRun& run, const PlannedCase& c) {
   return CaseKey(planned_cells(run.context, c), run.options.split);
 }
 
-CaseExecutor::~CaseExecutor() {
+WorkerSupervisor::~WorkerSupervisor() {
   if (worker_) worker_->finish();
   stop_worker();
   if (spare_) discard(*spare_);
@@ -40,7 +40,7 @@ std::string one_line(std::string text) {
 
 }  // namespace
 
-std::optional<ResultCells> CaseExecutor::execute(const PlannedCase& c) {
+std::optional<ResultCells> WorkerSupervisor::execute(const PlannedCase& c) {
   const std::optional<CaseOutcome> result = c.outcome ? c.outcome : run_case(c);
   if (!result) {
     // Stopped from outside without a signal of ours: stop the run as if it had been ours.
@@ -62,14 +62,14 @@ std::optional<ResultCells> CaseExecutor::execute(const PlannedCase& c) {
   return record(c, *result);
 }
 
-const DeviceInfo* CaseExecutor::device_info(int index) {
+const DeviceInfo* WorkerSupervisor::device_info(int index) {
   if (index < 0) return nullptr;
   auto it = devices_.find(index);
   if (it == devices_.end()) it = devices_.emplace(index, query_device(index)).first;
   return &it->second;
 }
 
-RefereeHandle* CaseExecutor::referee_for(int device, std::string& error) {
+RefereeHandle* WorkerSupervisor::referee_for(int device, std::string& error) {
   std::unique_ptr<RefereeHandle>& referee = referees_[device];
   if (referee && !referee->alive()) referee.reset();
   if (!referee) {
@@ -86,7 +86,7 @@ RefereeHandle* CaseExecutor::referee_for(int device, std::string& error) {
   return referee.get();
 }
 
-CaseExecutor::OpeningWorker CaseExecutor::open_worker(int device, RefereeHandle* referee,
+WorkerSupervisor::OpeningWorker WorkerSupervisor::open_worker(int device, RefereeHandle* referee,
                                                       std::string& error) {
   OpeningWorker opening;
   opening.device = device;
@@ -107,7 +107,7 @@ CaseExecutor::OpeningWorker CaseExecutor::open_worker(int device, RefereeHandle*
   return opening;
 }
 
-void CaseExecutor::discard(OpeningWorker& worker) {
+void WorkerSupervisor::discard(OpeningWorker& worker) {
   worker.process.reset();  // killed
   if (worker.connection) {
     const auto& referee = referees_[worker.device];
@@ -118,7 +118,7 @@ void CaseExecutor::discard(OpeningWorker& worker) {
   worker = OpeningWorker{};
 }
 
-CaseExecutor::OpeningWorker CaseExecutor::take_or_open_worker(int device, RefereeHandle* referee,
+WorkerSupervisor::OpeningWorker WorkerSupervisor::take_or_open_worker(int device, RefereeHandle* referee,
                                                               bool refereed, std::string& error) {
   OpeningWorker worker;
   if (spare_) {
@@ -138,7 +138,7 @@ CaseExecutor::OpeningWorker CaseExecutor::take_or_open_worker(int device, Refere
   return worker;
 }
 
-void CaseExecutor::open_spare(int device) {
+void WorkerSupervisor::open_spare(int device) {
   const auto referee = referees_.find(device);
   RefereeHandle* channel_to = referee != referees_.end() && referee->second &&
                                       referee->second->alive()
@@ -155,7 +155,7 @@ void CaseExecutor::open_spare(int device) {
 
 // Waits for the worker's greeting `expected` (its answer to `open` or `settings`); false with
 // `error` saying why it is not ready. A greeting of kbench's own trouble throws.
-bool CaseExecutor::greeted(const char* expected, std::string& error) {
+bool WorkerSupervisor::greeted(const char* expected, std::string& error) {
   std::string kind;
   Record fields;
   const Received status = worker_->receive(kind, fields, 120'000);
@@ -182,7 +182,7 @@ bool CaseExecutor::greeted(const char* expected, std::string& error) {
   return false;
 }
 
-bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
+bool WorkerSupervisor::start_worker(const PlannedCase& c, std::string& error) {
   const auto start = std::chrono::steady_clock::now();
   WorkerSettings settings;
   // A kernel file runs in kbench's own strategy; the worker reads it again and refuses it if it
@@ -238,7 +238,7 @@ bool CaseExecutor::start_worker(const PlannedCase& c, std::string& error) {
   return true;
 }
 
-void CaseExecutor::stop_worker() {
+void WorkerSupervisor::stop_worker() {
   if (worker_) worker_->kill();
   worker_.reset();
   if (connection_) {
@@ -250,12 +250,12 @@ void CaseExecutor::stop_worker() {
   current_ = {};
 }
 
-bool CaseExecutor::abandoned() const {
+bool WorkerSupervisor::abandoned() const {
   return interrupted() || worker_signal_ == SIGTERM || worker_signal_ == SIGINT ||
          worker_signal_ == SIGHUP;
 }
 
-std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
+std::optional<CaseOutcome> WorkerSupervisor::run_case(const PlannedCase& c) {
   if (worker_ && current_ != group_of(c)) {
     worker_->finish();
     stop_worker();
@@ -340,7 +340,7 @@ std::optional<CaseOutcome> CaseExecutor::run_case(const PlannedCase& c) {
                                   "worker " + how + " while running this case");
 }
 
-void CaseExecutor::judge(CaseOutcome& outcome) {
+void WorkerSupervisor::judge(CaseOutcome& outcome) {
   if (!connection_) return;
   const std::optional<RefereeVerdict> verdict =
       referees_[connection_->first]->verdict(connection_->second);
@@ -355,7 +355,7 @@ void CaseExecutor::judge(CaseOutcome& outcome) {
 
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run
 // stops, and the case is named as not recorded.
-std::optional<ResultCells> CaseExecutor::record(const PlannedCase& c, const CaseOutcome& outcome) {
+std::optional<ResultCells> WorkerSupervisor::record(const PlannedCase& c, const CaseOutcome& outcome) {
   RunContext context = run_.context;
   if (c.hidden) context.run_id = hidden_run_id(context.run_id);
   const ResultCells row = build_row(context, c, device_info(c.request.device),

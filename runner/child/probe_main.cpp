@@ -7,7 +7,7 @@
 // code it says so (`step`), so that the parent can name the step a crash or a hang happened in,
 // and knows that a shortage said before any step is kbench's.
 #include "case/case_spec.hpp"
-#include "commands.hpp"
+#include "child/child_commands.hpp"
 #include "plugin/kernel_manifest.hpp"
 #include "plugin/loader.hpp"
 #include "protocol/child_answers.hpp"

@@ -30,17 +30,17 @@
 
 namespace kb {
 
-class CaseRunner {
+class CaseTimer {
  public:
   // For CUDA plugins the device is made current and a stream and events are created. A version 3
   // strategy's cases are refereed through `referee` (its family runs in the referee process;
   // `output_fd`: the worker's standard output, which the referee reads); a version 1 or 2 plugin's
   // work is counted by `family`, when its family has a library.
-  CaseRunner(const KernelPlugin& plugin, const KernelFamily* family, const PacketChannel* referee,
+  CaseTimer(const KernelPlugin& plugin, const KernelFamily* family, const PacketChannel* referee,
              int output_fd, int device, TimingOptions options);
-  ~CaseRunner();
-  CaseRunner(const CaseRunner&) = delete;
-  CaseRunner& operator=(const CaseRunner&) = delete;
+  ~CaseTimer();
+  CaseTimer(const CaseTimer&) = delete;
+  CaseTimer& operator=(const CaseTimer&) = delete;
 
   // The outcome's context_lost is set when the CUDA context is lost (a sticky error such as an
   // illegal address) and the worker must not run another case.
