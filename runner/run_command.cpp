@@ -3,25 +3,18 @@
 // It never runs plugin code itself (loading and acceptance run in the probe process), and it
 // never ends without a line saying why: interrupted, the resume command; a results file that
 // cannot be written, the case not recorded and the resume command.
-#include "worker_supervisor.hpp"
 #include "commands.hpp"
 #include "device/device_info.hpp"
 #include "exit_codes.hpp"
 #include "interruption.hpp"
-#include "kernel_parts.hpp"
+#include "judge/row_builder.hpp"
 #include "options.hpp"
 #include "plan/case_queue.hpp"
-#include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
 #include "protocol/plugin_probe.hpp"
-#include "resume.hpp"
 #include "run_progress.hpp"
+#include "run_session.hpp"
 #include "store/case_key.hpp"
-#include "store/record_reader.hpp"
-#include "store/result_record.hpp"
-#include "store/results_store.hpp"
-#include "judge/row_builder.hpp"
-#include "store/run_lock.hpp"
 #include "store/samples_writer.hpp"
 #include "tune/best_configs.hpp"
 #include "tune/plan_tuned.hpp"
@@ -29,6 +22,7 @@
 #include "util/lane_cpus.hpp"
 #include "util/output_file.hpp"
 #include "util/secret_seed.hpp"
+#include "worker_supervisor.hpp"
 
 #include <kbench/support/random.hpp>
 

@@ -5,21 +5,15 @@
 // configuration, not a failure of the tune. Prints each problem's best configuration and merges
 // it into the best-configuration file `run --best` reads. `--simulate CSV` replays the strategies
 // against rows already measured instead (docs/tuning.md).
-#include "worker_supervisor.hpp"
 #include "commands.hpp"
-#include "device/device_info.hpp"
 #include "exit_codes.hpp"
 #include "interruption.hpp"
-#include "kernel_parts.hpp"
 #include "options.hpp"
-#include "plugin/loader.hpp"
 #include "plugin_selection.hpp"
-#include "resume.hpp"
+#include "run_session.hpp"
 #include "store/record_reader.hpp"
 #include "store/result_record.hpp"
 #include "store/result_selection.hpp"
-#include "store/results_store.hpp"
-#include "store/run_lock.hpp"
 #include "tune/best_configs.hpp"
 #include "tune/search_replay.hpp"
 #include "tune/search_strategy.hpp"
@@ -27,6 +21,7 @@
 #include "util/markdown_table.hpp"
 #include "util/number_text.hpp"
 #include "util/progress_line.hpp"
+#include "worker_supervisor.hpp"
 
 #include <algorithm>
 #include <cstdio>

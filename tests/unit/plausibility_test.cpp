@@ -246,6 +246,29 @@ TEST(Plausibility, KernelsLongerThanTheEventsByMoreThanTheirNoiseAreImplausible)
             std::string::npos);
 }
 
+// A kernel whose time has a long tail: the traced launches are a few of its times, and may be
+// slower than the median by as much as the samples' own spread allows for their number.
+TEST(Plausibility, TracedLaunchesFromAKernelsLongTailAreNoFinding) {
+  // hello/printf at 1024 blocks of 64 on an H100: samples from 19 to 28 ms.
+  CaseTimings t = agreeing_timings(1 << 20, 3000);
+  t.median_us = 21094.8, t.stddev_us = 1796.24;
+  t.batch_us = 23246.3, t.host_us = 46094.6;
+  t.cupti_operations = 1, t.cupti_other_operations = 0;
+  t.cupti_us = t.cupti_busiest_us = 27664.6;  // one traced launch, 1.31 times the median
+  t.cupti_launches = 1;
+  EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
+  // As many traced launches as the worker now takes, all as slow: more than their mean may be.
+  t.cupti_launches = 4;
+  EXPECT_NE(check_plausibility(t, h100_limits(1 << 20)).implausible.find("CUPTI check"),
+            std::string::npos);
+  // A clock made slow keeps the samples as tight as the kernel's own: the spread excuses nothing.
+  t.stddev_us = 0.005 * t.median_us;
+  t.cupti_us = t.cupti_busiest_us = t.median_us / 0.8;
+  t.cupti_launches = 1;
+  EXPECT_NE(check_plausibility(t, h100_limits(1 << 20)).implausible.find("CUPTI check"),
+            std::string::npos);
+}
+
 // --- The fourth clock: CUPTI's kernels against the events ------------------------------------
 
 // What CUPTI traces of an honest single-kernel launch on its own stream.

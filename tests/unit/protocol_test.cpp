@@ -84,7 +84,7 @@ CaseOutcome every_field_set() {
                                        "sms=132;resident=16"};
   o.device_state = DeviceState{1980, 61, "power cap"};
   o.phases = PhaseSeconds{0.25, 1.0 / 3.0, 2e-6, 0.0123456789, 1.0 / 7.0};
-  o.cupti = CuptiFigures{186.94321987654321, 180.5, 181.25, 2.5, 1.0 / 3.0};
+  o.cupti = CuptiFigures{186.94321987654321, 180.5, 181.25, 2.5, 1.0 / 3.0, "k", 7};
   o.counters = "dram_throughput=91.2;dram_read_bytes=268435456";
   o.cupti_unavailable = "CUPTI refuses kernel tracing: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
   o.counters_unavailable = "CUPTI does not know l2_hit_rate on GH100";
@@ -145,6 +145,8 @@ TEST(Protocol, EveryFieldOfAnOutcomeRoundTripsBitForBit) {
   EXPECT_EQ(got.cupti->busiest_us, sent.cupti->busiest_us);
   EXPECT_EQ(got.cupti->operations, sent.cupti->operations);
   EXPECT_EQ(got.cupti->other_operations, sent.cupti->other_operations);
+  EXPECT_EQ(got.cupti->kernels, "k");
+  EXPECT_EQ(got.cupti->launches, 7);
   EXPECT_EQ(got.counters, sent.counters);
   EXPECT_EQ(got.cupti_unavailable, sent.cupti_unavailable);
   EXPECT_EQ(got.counters_unavailable, sent.counters_unavailable);

@@ -65,6 +65,7 @@ struct CuptiFigures {
   double operations = 0;       // every stream (`cupti_kernels`)
   double other_operations = 0;  // on another stream than the one given
   std::string kernels;          // the kernels a launch ran, by name (`kernels`)
+  int launches = 1;             // traced, back to back: the figures are their mean
 };
 
 // Where the case's wall time went in the worker, in seconds (the sweep's closing line). `cupti`

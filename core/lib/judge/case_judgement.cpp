@@ -42,6 +42,7 @@ void append(std::string& message, const std::string& note) {
 CaseTimings timings_of(const CaseOutcome& outcome) {
   CaseTimings timings;
   timings.median_us = outcome.samples->median_us;
+  timings.stddev_us = outcome.samples->stddev_us;
   timings.batch_us = outcome.batch_us.value_or(NAN);
   timings.enqueue_us = outcome.enqueue_us.value_or(NAN);
   timings.host_us = outcome.host_us.value_or(NAN);
@@ -61,6 +62,7 @@ CaseTimings timings_of(const CaseOutcome& outcome) {
     timings.cupti_busiest_us = cupti->busiest_us;
     timings.cupti_operations = cupti->operations;
     timings.cupti_other_operations = cupti->other_operations;
+    timings.cupti_launches = cupti->launches;
   }
   return timings;
 }

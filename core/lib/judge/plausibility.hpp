@@ -18,6 +18,7 @@ namespace kb {
 // What the worker measured of one case (NaN: not measured).
 struct CaseTimings {
   double median_us = NAN;       // the samples' median
+  double stddev_us = NAN;       // and their spread (NaN: one sample)
   double batch_us = NAN;        // per launch, launches back to back without the blocking kernel
   double enqueue_us = NAN;      // host time to enqueue one launch in that batch
   double host_us = NAN;         // host wall time of one launch plus a device-wide synchronise
@@ -44,6 +45,7 @@ struct CaseTimings {
   double cupti_busiest_us = NAN;
   double cupti_operations = NAN;
   double cupti_other_operations = NAN;
+  int cupti_launches = 1;       // the launches traced, whose mean the figures are
 };
 
 // What one launch claims to do, and what the device can do at most.

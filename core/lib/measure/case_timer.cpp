@@ -60,8 +60,11 @@ constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
 // The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
-// the samples' 20 ms and more), at most kCuptiMaxLaunches; one for a launch of 500 us or more.
+// the samples' 20 ms and more), at most kCuptiMaxLaunches, and at least kCuptiMinLaunches: a
+// kernel whose time has a long tail (hello/printf at 1024 blocks: 19 to 28 ms on an H100) is
+// judged on a mean, not on one launch that may be the slowest.
 constexpr double kCuptiBatchUs = 500;
+constexpr int kCuptiMinLaunches = 4;
 constexpr int kCuptiMaxLaunches = 64;
 
 // Samples whose outputs are poisoned before and checked after, at positions the strategy cannot
@@ -628,7 +631,8 @@ kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
   if (cupti_clock_) {
     const auto start = SteadyClock::now();
     const int launches = static_cast<int>(
-        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), 1.0,
+        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)),
+                   static_cast<double>(kCuptiMinLaunches),
                    static_cast<double>(kCuptiMaxLaunches)));
     std::optional<CuptiTiming> traced;
     if (const kb_status s =
@@ -638,7 +642,8 @@ kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
     if (traced) {
       result.cupti = CuptiFigures{traced->launch_us,  traced->stream_us,
                                   traced->busiest_us, traced->operations,
-                                  traced->other_operations, kernel_names_text(traced->kernels)};
+                                  traced->other_operations, kernel_names_text(traced->kernels),
+                                  launches};
     } else {
       result.cupti_unavailable = cupti_clock_->why_not();
     }

@@ -109,6 +109,7 @@ Record encode_outcome(const CaseOutcome& o) {
     r["cupti_operations"] = exact_text(o.cupti->operations);
     r["cupti_other_operations"] = exact_text(o.cupti->other_operations);
     r["cupti_kernel_names"] = o.cupti->kernels;
+    r["cupti_launches"] = std::to_string(o.cupti->launches);
   }
   if (!o.counters.empty()) r["counters"] = o.counters;
   if (!o.cupti_unavailable.empty()) r["cupti_unavailable"] = o.cupti_unavailable;
@@ -175,7 +176,8 @@ CaseOutcome decode_outcome(const Record& record) {
   if (in.has("cupti_us")) {
     o.cupti = CuptiFigures{in.number("cupti_us"),         in.number("cupti_stream_us"),
                            in.number("cupti_busiest_us"), in.number("cupti_operations"),
-                           in.number("cupti_other_operations"), in.text("cupti_kernel_names")};
+                           in.number("cupti_other_operations"), in.text("cupti_kernel_names"),
+                           static_cast<int>(in.number("cupti_launches"))};
   }
   if (in.has("counters")) o.counters = in.text("counters");
   if (in.has("cupti_unavailable")) o.cupti_unavailable = in.text("cupti_unavailable");
