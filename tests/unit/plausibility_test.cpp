@@ -257,7 +257,7 @@ TEST(Plausibility, TracedLaunchesFromAKernelsLongTailAreNoFinding) {
   t.cupti_us = t.cupti_busiest_us = 27664.6;  // one traced launch, 1.31 times the median
   t.cupti_launches = 1;
   EXPECT_EQ(check_plausibility(t, h100_limits(1 << 20)).implausible, "");
-  // As many traced launches as the worker now takes, all as slow: more than their mean may be.
+  // Four traced launches, all as slow: more than their mean may be.
   t.cupti_launches = 4;
   EXPECT_NE(check_plausibility(t, h100_limits(1 << 20)).implausible.find("CUPTI check"),
             std::string::npos);

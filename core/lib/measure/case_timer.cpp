@@ -60,11 +60,13 @@ constexpr double kSampleTargetUs = 200;
 constexpr int kMaxLaunchesPerSample = 256;
 
 // The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
-// the samples' 20 ms and more), at most kCuptiMaxLaunches, and at least kCuptiMinLaunches: a
-// kernel whose time has a long tail (hello/printf at 1024 blocks: 19 to 28 ms on an H100) is
-// judged on a mean, not on one launch that may be the slowest.
+// the samples' 20 ms and more), at most kCuptiMaxLaunches, and at least kCuptiMinLaunches where
+// they fit in kCuptiLongestBatchUs: the check then rests on a mean of several of the kernel's times
+// (the default sweep's CUPTI clock: 2.6 s with one launch from 500 us up, 7.3 s with four
+// whatever the length, about 2.8 s with four up to 5 ms on an H100).
 constexpr double kCuptiBatchUs = 500;
 constexpr int kCuptiMinLaunches = 4;
+constexpr double kCuptiLongestBatchUs = 20'000;
 constexpr int kCuptiMaxLaunches = 64;
 
 // Samples whose outputs are poisoned before and checked after, at positions the strategy cannot
@@ -630,9 +632,11 @@ kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
                                     kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
     const auto start = SteadyClock::now();
+    const double at_least =
+        std::clamp(std::floor(kCuptiLongestBatchUs / std::max(median_us, 0.1)), 1.0,
+                   static_cast<double>(kCuptiMinLaunches));
     const int launches = static_cast<int>(
-        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)),
-                   static_cast<double>(kCuptiMinLaunches),
+        std::clamp(std::ceil(kCuptiBatchUs / std::max(median_us, 0.1)), at_least,
                    static_cast<double>(kCuptiMaxLaunches)));
     std::optional<CuptiTiming> traced;
     if (const kb_status s =
