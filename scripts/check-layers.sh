@@ -28,6 +28,10 @@ declare -A may_include=(
 )
 layers=" ${!may_include[*]} "
 status=0
+# What a line's #include "..." names (bash alone: a process per line would take minutes).
+quoted_include() {
+  if [[ $1 =~ \#[[:space:]]*include[[:space:]]*\"([^\"]+)\" ]]; then echo "${BASH_REMATCH[1]}"; fi
+}
 refuse() {
   echo "check-layers: $1: $2" >&2
   status=1
@@ -40,13 +44,14 @@ for dir in core/lib/*/; do
 done
 
 while IFS=: read -r file line text; do
-  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  target=$(quoted_include "$text")
   [[ $target == */* ]] || continue
   to=${target%%/*}
   [[ $layers == *" $to "* ]] || continue
   case $file in
     core/lib/*)
-      from=$(cut -d/ -f3 <<<"$file")
+      from=${file#core/lib/}
+      from=${from%%/*}
       allowed=" $from ${may_include[$from]:-} "
       [[ $allowed == *" $to "* ]] ||
         refuse "$file:$line" "layer '$from' may not include '$target' (it may include:${allowed% })"
@@ -69,7 +74,7 @@ done < <(grep -rnE '^\s*#\s*include "[^"]+"' core runner plugins examples \
 # the parent starts a child by its mode (main.cpp alone includes child/child_commands.hpp), and a
 # child includes nothing of the parent.
 while IFS=: read -r file line text; do
-  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  target=$(quoted_include "$text")
   case $file in
     runner/child/*)
       if [[ $target != child/* && -f runner/$target ]]; then
@@ -87,7 +92,7 @@ done < <(grep -rnE '^\s*#\s*include "[^"]+"' runner --include='*.hpp' --include=
 
 # Includes name their folder: a bare "x.hpp" of the library from outside its folder is refused.
 while IFS=: read -r file line text; do
-  target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$text")
+  target=$(quoted_include "$text")
   [[ $target == */* ]] && continue
   if compgen -G "core/lib/*/$target" >/dev/null; then
     refuse "$file:$line" "include '$target' by its folder ($(ls core/lib/*/"$target" | cut -d/ -f3-))"
@@ -99,7 +104,8 @@ done < <(grep -rnE '^\s*#\s*include "[^"/]+"' core/lib runner tests --include='*
 # and includes none, a family includes only its own, and the runner knows families only through
 # their libraries.
 while IFS=: read -r file line text; do
-  header=$(sed -E 's/.*#include <kbench\/families\/([^>]+)>.*/\1/' <<<"$text")
+  header=
+  if [[ $text =~ \<kbench/families/([^\>]+)\> ]]; then header=${BASH_REMATCH[1]}; fi
   case $file in
     core/include/* | core/sdk/*)
       refuse "$file:$line" "the SDK serves every family and includes none (kbench/families/$header)"
@@ -108,7 +114,8 @@ while IFS=: read -r file line text; do
       refuse "$file:$line" "the runner knows a family through its library, never its header (kbench/families/$header)"
       ;;
     plugins/*/*)
-      family=$(cut -d/ -f2 <<<"$file")
+      family=${file#plugins/}
+      family=${family%%/*}
       [[ $header == "$family.hpp" || $header == "${family}"_* ]] ||
         refuse "$file:$line" "the family '$family' includes only its own header, not kbench/families/$header"
       ;;

@@ -2,6 +2,7 @@
 // out-of-bounds write that loses the context, a kernel that never ends, a 1 TB allocation, and
 // (built for another architecture only) no code for this device. "none" is correct: y = x + 1.
 #include <kbench/plugin.hpp>
+#include <kbench/support/adapter.hpp>
 
 #include <cstring>
 

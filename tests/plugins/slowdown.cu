@@ -6,6 +6,7 @@
 // not flag identical runs. The output is checked against the LCG's closed form (jump-ahead), not
 // by running the loop again.
 #include <kbench/plugin.hpp>
+#include <kbench/support/adapter.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -1,12 +1,12 @@
 // Optional C++ helpers for plugin authors: error checks, arrays on the device or the host, seeded
 // inputs, comparisons, checked launches, host loops on all threads, host values kept between
 // cases, and the glue from a C++ strategy (strategy.hpp) or referee (family.hpp) to the C ABI of
-// plugin.h. What each family knows (its operands, inputs, work and check) lives in
+// plugin.h. (The version 2 author API is kbench/support/adapter.hpp, included by name.) What each
+// family knows (its operands, inputs, work and check) lives in
 // kbench/families/.
 #pragma once
 
 #include <kbench/plugin.h>
-#include <kbench/support/adapter.hpp>
 #include <kbench/support/array.hpp>
 #include <kbench/support/compare.hpp>
 #include <kbench/support/error.hpp>

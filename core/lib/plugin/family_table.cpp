@@ -1,16 +1,6 @@
 #include "plugin/family_table.hpp"
 
-#include <tuple>
-
 namespace kb {
-namespace {
-
-auto fields(const FamilyInfo& f) {
-  return std::tie(f.name, f.rank, f.shape_names, f.default_sizes, f.default_blocks,
-                  f.default_dtypes, f.check_sizes, f.check_blocks, f.headline, f.reference);
-}
-
-}  // namespace
 
 FamilyTable::FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& family_libraries,
                          const std::vector<std::shared_ptr<const PluginInfo>>& plugins) {
@@ -22,7 +12,7 @@ FamilyTable::FamilyTable(const std::vector<std::shared_ptr<const PluginInfo>>& f
     const auto [it, inserted] = families_.emplace(family.name, family);
     if (inserted) {
       described_by_[family.name] = plugin->file;
-    } else if (fields(it->second) != fields(family)) {
+    } else if (!same_description(it->second, family)) {
       warnings_.push_back("family '" + family.name + "' is described differently by " +
                           plugin->file + " than by " + described_by_[family.name] +
                           "; using the latter");

@@ -197,16 +197,10 @@ std::shared_ptr<const LoadedPlugin> load_plugin(const std::string& file, const L
     }
     const FamilyInfo& described = *info.family_info;
     kb_family& own_info = loaded->own_family_info_;
-    own_info.name = described.name.c_str();
+    for (const auto& field : kFamilyTexts) {
+      own_info.*field.described = (described.*field.copied).c_str();
+    }
     own_info.rank = described.rank;
-    own_info.shape_names = described.shape_names.c_str();
-    own_info.default_sizes = described.default_sizes.c_str();
-    own_info.default_blocks = described.default_blocks.c_str();
-    own_info.default_dtypes = described.default_dtypes.c_str();
-    own_info.check_sizes = described.check_sizes.c_str();
-    own_info.check_blocks = described.check_blocks.c_str();
-    own_info.headline = described.headline.c_str();
-    own_info.reference = described.reference.c_str();
     KernelFamily& own = loaded->own_family_ = copy_of(*given);
     own.info = &own_info;
     own.version = info.version.c_str();

@@ -23,17 +23,16 @@ bool is_identifier(const std::string& s) {
 
 FamilyInfo describe_family_fields(const kb_family& f) {
   FamilyInfo family;
-  family.name = text(f.name);
+  for (const auto& field : kFamilyTexts) family.*field.copied = text(f.*field.described);
   family.rank = f.rank;
-  family.shape_names = text(f.shape_names);
-  family.default_sizes = text(f.default_sizes);
-  family.default_blocks = text(f.default_blocks);
-  family.default_dtypes = text(f.default_dtypes);
-  family.check_sizes = text(f.check_sizes);
-  family.check_blocks = text(f.check_blocks);
-  family.headline = text(f.headline);
-  family.reference = text(f.reference);
   return family;
+}
+
+bool same_description(const FamilyInfo& a, const FamilyInfo& b) {
+  for (const auto& field : kFamilyTexts) {
+    if (a.*field.copied != b.*field.copied) return false;
+  }
+  return a.rank == b.rank;
 }
 
 PluginInfo describe_family(const KernelFamily& family, const std::string& file) {

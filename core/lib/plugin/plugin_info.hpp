@@ -22,17 +22,26 @@ struct FamilyInfo {
       check_blocks, headline, reference;
 };
 
-// The family's text fields in one list, so the copy, the record and its reading cannot disagree.
-inline constexpr std::pair<const char*, std::string FamilyInfo::*> kFamilyTexts[] = {
-    {"name", &FamilyInfo::name},
-    {"shape_names", &FamilyInfo::shape_names},
-    {"default_sizes", &FamilyInfo::default_sizes},
-    {"default_blocks", &FamilyInfo::default_blocks},
-    {"default_dtypes", &FamilyInfo::default_dtypes},
-    {"check_sizes", &FamilyInfo::check_sizes},
-    {"check_blocks", &FamilyInfo::check_blocks},
-    {"headline", &FamilyInfo::headline},
-    {"reference", &FamilyInfo::reference}};
+// The family's text fields in one list (their key in records, in kb_family, in FamilyInfo), so the
+// copies each way, the record and its reading, and the comparison of two descriptions cannot
+// disagree. (`rank`, the one number, is beside each use.)
+struct FamilyText {
+  const char* key;
+  const char* kb_family::*described;
+  std::string FamilyInfo::*copied;
+};
+inline constexpr FamilyText kFamilyTexts[] = {
+    {"name", &kb_family::name, &FamilyInfo::name},
+    {"shape_names", &kb_family::shape_names, &FamilyInfo::shape_names},
+    {"default_sizes", &kb_family::default_sizes, &FamilyInfo::default_sizes},
+    {"default_blocks", &kb_family::default_blocks, &FamilyInfo::default_blocks},
+    {"default_dtypes", &kb_family::default_dtypes, &FamilyInfo::default_dtypes},
+    {"check_sizes", &kb_family::check_sizes, &FamilyInfo::check_sizes},
+    {"check_blocks", &kb_family::check_blocks, &FamilyInfo::check_blocks},
+    {"headline", &kb_family::headline, &FamilyInfo::headline},
+    {"reference", &kb_family::reference, &FamilyInfo::reference}};
+
+bool same_description(const FamilyInfo& a, const FamilyInfo& b);
 
 // A copy of a kb_param, its values split.
 struct ParamInfo {

@@ -1,5 +1,5 @@
 // Errors inside a plugin: thrown as kb::Error, turned into a kb_status + message at the ABI edge
-// (adapter.hpp), so no exception ever crosses into the runner.
+// (metadata.hpp's kb::guarded), so no exception ever crosses into the runner.
 #pragma once
 
 #include <kbench/plugin.h>

@@ -12,7 +12,7 @@
 // and lists the data types it referees as a kb::DTypes.
 #pragma once
 
-#include <kbench/support/adapter.hpp>
+#include <kbench/support/metadata.hpp>
 #include <kbench/support/array.hpp>
 
 namespace kb {

@@ -12,7 +12,14 @@
 // the plugin lists as a kb::DTypes.
 #pragma once
 
-#include <kbench/support/adapter.hpp>
+#include <kbench/plugin.h>
+#include <kbench/support/launch.hpp>
+#include <kbench/support/metadata.hpp>
+#include <kbench/support/params.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
 
 namespace kb {
 namespace detail {
