@@ -3,6 +3,7 @@
 // command said on every way out).
 #pragma once
 
+#include "judge/row_builder.hpp"
 #include "options.hpp"
 #include "plan/plan.hpp"
 #include "plugin_selection.hpp"
@@ -10,7 +11,6 @@
 #include "store/result_record.hpp"
 #include "store/results_store.hpp"
 #include "store/run_lock.hpp"
-#include "judge/row_builder.hpp"
 #include "worker_supervisor.hpp"
 
 #include <cstddef>
@@ -38,7 +38,7 @@ using Planner = std::function<Plan(const PluginSelection&, PluginProbe&)>;
 // The plugins selected and loaded in the probe, planned by `planner`, their kernel files compiled
 // and checked, the plan's notes said.
 PlannedRun plan_run(const RunOptions& options, const CudaDevices& devices,
-                                   const std::string& verb, const Planner& planner);
+                    const std::string& verb, const Planner& planner);
 
 // True, and said, when the run was interrupted before any case ran.
 bool interrupted_while_planning();

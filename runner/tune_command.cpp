@@ -312,8 +312,9 @@ int tune_command(const std::vector<std::string>& args) {
                        "read them back instead of running them");
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   setenv("KBENCH_HOST_THREADS", std::to_string(cores).c_str(), /*overwrite=*/0);
-  std::cerr << "kbench: tune " << session.context().run_id << ": " << problems.size() << " problems, "
-            << strategy.name << " search, seed " << options.seed << " -> " << run.output << "\n";
+  std::cerr << "kbench: tune " << session.context().run_id << ": " << problems.size()
+            << " problems, " << strategy.name << " search, seed " << options.seed << " -> "
+            << run.output << "\n";
 
   std::vector<Tuned> tuned;
   {

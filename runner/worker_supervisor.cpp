@@ -87,7 +87,7 @@ RefereeHandle* WorkerSupervisor::referee_for(int device, std::string& error) {
 }
 
 WorkerSupervisor::OpeningWorker WorkerSupervisor::open_worker(int device, RefereeHandle* referee,
-                                                      std::string& error) {
+                                                              std::string& error) {
   OpeningWorker opening;
   opening.device = device;
   PacketChannel worker_end;
@@ -118,8 +118,10 @@ void WorkerSupervisor::discard(OpeningWorker& worker) {
   worker = OpeningWorker{};
 }
 
-WorkerSupervisor::OpeningWorker WorkerSupervisor::take_or_open_worker(int device, RefereeHandle* referee,
-                                                              bool refereed, std::string& error) {
+WorkerSupervisor::OpeningWorker WorkerSupervisor::take_or_open_worker(int device,
+                                                                      RefereeHandle* referee,
+                                                                      bool refereed,
+                                                                      std::string& error) {
   OpeningWorker worker;
   if (spare_) {
     const bool fits = spare_->device == device &&
@@ -355,7 +357,8 @@ void WorkerSupervisor::judge(CaseOutcome& outcome) {
 
 // Writes the case's samples, then its row; when either cannot be written, neither stays, the run
 // stops, and the case is named as not recorded.
-std::optional<ResultCells> WorkerSupervisor::record(const PlannedCase& c, const CaseOutcome& outcome) {
+std::optional<ResultCells> WorkerSupervisor::record(const PlannedCase& c,
+                                                    const CaseOutcome& outcome) {
   RunContext context = run_.context;
   if (c.hidden) context.run_id = hidden_run_id(context.run_id);
   const ResultCells row = build_row(context, c, device_info(c.request.device),

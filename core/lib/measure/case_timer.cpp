@@ -62,8 +62,8 @@ constexpr int kMaxLaunchesPerSample = 256;
 // The CUPTI clock's batch: enough launches back to back for about kCuptiBatchUs (its cost beside
 // the samples' 20 ms and more), at most kCuptiMaxLaunches, and at least kCuptiMinLaunches where
 // they fit in kCuptiLongestBatchUs: the check then rests on a mean of several of the kernel's times
-// (the default sweep's CUPTI clock: 2.6 s with one launch from 500 us up, 7.3 s with four
-// whatever the length, about 2.8 s with four up to 5 ms on an H100).
+// (the default sweep's CUPTI clock on an H100: 2.58 s with one launch from 500 us up, 7.28 s with
+// four whatever the length, 2.55 s with four up to 5 ms and as many as fit in 20 ms above).
 constexpr double kCuptiBatchUs = 500;
 constexpr int kCuptiMinLaunches = 4;
 constexpr double kCuptiLongestBatchUs = 20'000;
@@ -165,8 +165,8 @@ std::string describe(const CaseRequest& r) {
 }  // namespace
 
 CaseTimer::CaseTimer(const KernelPlugin& plugin, const KernelFamily* family,
-                       const PacketChannel* referee, int output_fd, int device,
-                       TimingOptions options)
+                     const PacketChannel* referee, int output_fd, int device,
+                     TimingOptions options)
     : plugin_(plugin), family_(family), referee_(referee), output_fd_(output_fd),
       options_(options) {
   if (!cuda()) return;
@@ -209,8 +209,8 @@ kb_status CaseTimer::before_launch(CaseUnderTest& test, kb_message& message) {
 }
 
 kb_status CaseTimer::timed_launches(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
-                                     int launches, kb_message& message, double& microseconds,
-                                     bool& hold_timed_out, double* host_us) {
+                                    int launches, kb_message& message, double& microseconds,
+                                    bool& hold_timed_out, double* host_us) {
   hold_timed_out = false;
   if (const kb_status s = before_launch(test, message); s) return s;
   if (!cuda()) {
@@ -246,7 +246,7 @@ bool CaseTimer::same_output(CaseUnderTest& test, Sampling& sampling, Failure& fa
 }
 
 kb_status CaseTimer::checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
-                                     kb_message& message, Sampling& sampling, Failure& failure) {
+                                    kb_message& message, Sampling& sampling, Failure& failure) {
   double us = 0;
   bool hold_timed_out = false;
   // A plain twin where the samples hold several launches; where they hold one, they are the
@@ -295,7 +295,7 @@ double CaseTimer::referee_penalty_us(const Sampling& sampling, double median_us)
 }
 
 kb_status CaseTimer::unheld_host_time(const LaunchOnce& launch, kb_message& message,
-                                       double& host_us) {
+                                      double& host_us) {
   host_us = std::numeric_limits<double>::infinity();
   const auto began = SteadyClock::now();
   for (std::size_t i = 0; i < kHeldHostSamples; ++i) {
@@ -309,8 +309,8 @@ kb_status CaseTimer::unheld_host_time(const LaunchOnce& launch, kb_message& mess
 }
 
 kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
-                             const std::string& range, std::uint64_t seed, kb_message& message,
-                             Sampling& sampling, Failure& failure) {
+                            const std::string& range, std::uint64_t seed, kb_message& message,
+                            Sampling& sampling, Failure& failure) {
   sampling.held = holds_stream();
   if (cuda() && options_.hide_launch_latency && (plugin_.flags & KB_FLAG_SYNCHRONIZES)) {
     sampling.note = "timed without latency hiding: the plugin synchronises in launch "
@@ -441,9 +441,9 @@ kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
 }
 
 kb_status CaseTimer::verdict(CaseUnderTest& test, const LaunchOnce& launch, double median_us,
-                              const std::vector<double>& samples, double gain_us,
-                              double penalty_us, bool held, kb_message& message,
-                              kb_verification& figures, Failure& failure) {
+                             const std::vector<double>& samples, double gain_us,
+                             double penalty_us, bool held, kb_message& message,
+                             kb_verification& figures, Failure& failure) {
   // The outputs the last launch left, judged by the family (or the plugin's own verify).
   const auto judge = [&](const char* check, kb_verification& result,
                          std::optional<bool>* inputs_changed = nullptr) {
@@ -594,7 +594,7 @@ kb_status CaseTimer::verdict(CaseUnderTest& test, const LaunchOnce& launch, doub
 }
 
 kb_status CaseTimer::self_checks(const LaunchOnce& launch, double median_us, kb_message& message,
-                                  CaseOutcome& result, std::string& note) {
+                                 CaseOutcome& result, std::string& note) {
   if (!cuda() || options_.profile) return KB_OK;
   const bool back_to_back = !options_.cold && !(plugin_.flags & KB_FLAG_SYNCHRONIZES);
   if (back_to_back) {
@@ -629,7 +629,7 @@ kb_status CaseTimer::self_checks(const LaunchOnce& launch, double median_us, kb_
 }
 
 kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
-                                    kb_message& message, CaseOutcome& result) {
+                                   kb_message& message, CaseOutcome& result) {
   if (cupti_clock_) {
     const auto start = SteadyClock::now();
     const double at_least =
@@ -676,7 +676,7 @@ kb_status CaseTimer::cupti_figures(const LaunchOnce& launch, double median_us,
 }
 
 void CaseTimer::read_device_state(const Sampling& sampling, CaseOutcome& result,
-                                   std::string& note) {
+                                  std::string& note) {
   if (!monitor_) return;
   const GpuState gpu = monitor_->read();
   if (!gpu.known) return;

@@ -37,7 +37,7 @@ class CaseTimer {
   // `output_fd`: the worker's standard output, which the referee reads); a version 1 or 2 plugin's
   // work is counted by `family`, when its family has a library.
   CaseTimer(const KernelPlugin& plugin, const KernelFamily* family, const PacketChannel* referee,
-             int output_fd, int device, TimingOptions options);
+            int output_fd, int device, TimingOptions options);
   ~CaseTimer();
   CaseTimer(const CaseTimer&) = delete;
   CaseTimer& operator=(const CaseTimer&) = delete;

@@ -222,7 +222,9 @@ Record encode_plugin(const PluginInfo& info) {
            {"accepts", info.has_accepts ? "1" : "0"},
            {"params", std::to_string(info.params.size())}};
   if (const auto& f = info.family_info) {
-    for (const auto& field : kFamilyTexts) r[std::string("family.") + field.key] = (*f).*field.copied;
+    for (const auto& field : kFamilyTexts) {
+      r[std::string("family.") + field.key] = (*f).*field.copied;
+    }
     r["family.rank"] = std::to_string(f->rank);
   }
   for (std::size_t i = 0; i < info.params.size(); ++i) {
@@ -255,7 +257,9 @@ PluginInfo decode_plugin(const Record& record) {
   info.has_accepts = in.flag("accepts");
   if (in.has("family.name")) {
     FamilyInfo f;
-    for (const auto& field : kFamilyTexts) f.*field.copied = in.text(std::string("family.") + field.key);
+    for (const auto& field : kFamilyTexts) {
+      f.*field.copied = in.text(std::string("family.") + field.key);
+    }
     f.rank = static_cast<int>(in.integer("family.rank"));
     info.family_info = f;
   }
