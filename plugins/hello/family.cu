@@ -92,4 +92,7 @@ class Referee {
 }  // namespace
 }  // namespace kb::hello
 
-KBENCH_FAMILY(kb::hello::Referee, kb::NoDTypes, {kb::hello::descriptor(), "3", "", kb::hello::accepts})
+KBENCH_FAMILY(kb::hello::Referee, kb::NoDTypes,
+              {.info = kb::hello::descriptor(),
+               .version = "3",
+               .accepts = kb::hello::accepts})

@@ -31,6 +31,9 @@ struct HelloPrintf {
 }  // namespace
 
 KBENCH_STRATEGY(kb::hello::Operands, HelloPrintf, kb::NoDTypes,
-              {"hello/printf", "1",
-               "seed 000: every thread printf()s its block and thread index, the host one line",
-               KB_DEVICE_CUDA, 0, "", kb::hello::accepts})
+                {.name = "hello/printf",
+                 .version = "1",
+                 .description = "seed 000: every thread printf()s its block and thread index, the "
+                                "host one line",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::hello::accepts})

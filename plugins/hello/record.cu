@@ -51,6 +51,10 @@ struct HelloRecord {
 }  // namespace
 
 KBENCH_STRATEGY(kb::hello::Operands, HelloRecord, kb::NoDTypes,
-              {"hello/record", "1",
-               "seed 000 as data: per thread SM, arrival ticket and start/end time; order metrics",
-               KB_DEVICE_CUDA, KB_FLAG_NONDETERMINISTIC, "", kb::hello::accepts})
+                {.name = "hello/record",
+                 .version = "1",
+                 .description = "seed 000 as data: per thread SM, arrival ticket and start/end "
+                                "time; order metrics",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_NONDETERMINISTIC,
+                 .accepts = kb::hello::accepts})

@@ -22,5 +22,9 @@ struct Cpu {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, Cpu, kb::FloatDTypes,
-              {"matmul/cpu", "1", "host CPU, serial i-j-k loop accumulated in double (seed 003)",
-               KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, "", kb::matmul::accepts_host_size})
+                {.name = "matmul/cpu",
+                 .version = "1",
+                 .description = "host CPU, serial i-j-k loop accumulated in double (seed 003)",
+                 .device = KB_DEVICE_HOST,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE,
+                 .accepts = kb::matmul::accepts_host_size})

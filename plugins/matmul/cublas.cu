@@ -20,5 +20,8 @@ struct Cublas {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, Cublas, kb::FloatDTypes,
-              {"matmul/cublas", "1", "cublasSgemm / cublasDgemm, default (full precision) math",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP64_TENSOR})
+                {.name = "matmul/cublas",
+                 .version = "1",
+                 .description = "cublasSgemm / cublasDgemm, default (full precision) math",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP64_TENSOR})

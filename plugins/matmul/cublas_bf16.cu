@@ -50,7 +50,9 @@ struct CublasBf16 {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, CublasBf16, kb::matmul::Bf16TensorDTypes,
-              {"matmul/cublas_bf16", "2",
-               "cublasGemmEx on BF16 tensor cores (float32 accumulation and C); float32 A and B "
-               "rounded to bf16 in each launch",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16})
+                {.name = "matmul/cublas_bf16",
+                 .version = "2",
+                 .description = "cublasGemmEx on BF16 tensor cores (float32 accumulation and C); "
+                                "float32 A and B rounded to bf16 in each launch",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16})

@@ -22,6 +22,8 @@ struct CublasFp16 {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, CublasFp16, kb::DTypes<__half>,
-              {"matmul/cublas_fp16", "1",
-               "cublasGemmEx on FP16 tensor cores (float32 accumulation and C)", KB_DEVICE_CUDA,
-               KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16})
+                {.name = "matmul/cublas_fp16",
+                 .version = "1",
+                 .description = "cublasGemmEx on FP16 tensor cores (float32 accumulation and C)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16})

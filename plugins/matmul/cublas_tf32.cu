@@ -19,5 +19,8 @@ struct CublasTf32 {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, CublasTf32, kb::DTypes<float>,
-              {"matmul/cublas_tf32", "1", "cublasSgemm on TF32 tensor cores (float32 accumulation)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})
+                {.name = "matmul/cublas_tf32",
+                 .version = "1",
+                 .description = "cublasSgemm on TF32 tensor cores (float32 accumulation)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})

@@ -253,4 +253,6 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace kb::matmul
 
 KBENCH_FAMILY(kb::matmul::Referee, kb::matmul::MatmulDTypes,
-              {kb::matmul::descriptor(), "3", "", kb::matmul::accepts})
+              {.info = kb::matmul::descriptor(),
+               .version = "3",
+               .accepts = kb::matmul::accepts})

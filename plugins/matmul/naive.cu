@@ -23,6 +23,10 @@ struct Naive {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, Naive, kb::FloatDTypes,
-              {"matmul/naive", "1",
-               "one thread per entry, 2D blocks tile C (seed 001 by block, seed 003 1.0)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})
+                {.name = "matmul/naive",
+                 .version = "1",
+                 .description =
+                     "one thread per entry, 2D blocks tile C (seed 001 by block, seed 003 1.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = kb::matmul::accepts_2d_block})

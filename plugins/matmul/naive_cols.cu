@@ -26,7 +26,9 @@ struct NaiveCols {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, NaiveCols, kb::FloatDTypes,
-              {"matmul/naive_cols", "1",
-               "one thread per entry, x*y*z threads per block down the columns of C (seed 001 by "
-               "column)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT})
+                {.name = "matmul/naive_cols",
+                 .version = "1",
+                 .description = "one thread per entry, x*y*z threads per block down the columns of "
+                                "C (seed 001 by column)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT})

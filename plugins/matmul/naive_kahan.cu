@@ -32,6 +32,10 @@ struct NaiveKahan {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, NaiveKahan, kb::FloatDTypes,
-              {"matmul/naive_kahan", "1",
-               "matmul/naive with a Kahan-compensated inner product (seed 003 accuracy step)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_2d_block})
+                {.name = "matmul/naive_kahan",
+                 .version = "1",
+                 .description =
+                     "matmul/naive with a Kahan-compensated inner product (seed 003 accuracy step)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = kb::matmul::accepts_2d_block})

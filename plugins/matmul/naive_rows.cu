@@ -26,6 +26,9 @@ struct NaiveRows {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, NaiveRows, kb::FloatDTypes,
-              {"matmul/naive_rows", "1",
-               "one thread per entry, x*y*z threads per block along the rows of C (seed 001 by row)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT})
+                {.name = "matmul/naive_rows",
+                 .version = "1",
+                 .description = "one thread per entry, x*y*z threads per block along the rows of C "
+                                "(seed 001 by row)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT})

@@ -262,7 +262,11 @@ struct RegBlock {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, RegBlock, kb::FloatDTypes,
-              {"matmul/regblock", "2",
-               "128x256 block tiles (float64 128x128), 8x16 register tiles per thread (float64 "
-               "8x8), B by cp.async, A transposed in shared memory, double-buffered",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, "", accepts})
+                {.name = "matmul/regblock",
+                 .version = "2",
+                 .description = "128x256 block tiles (float64 128x128), 8x16 register tiles per "
+                                "thread (float64 8x8), B by cp.async, A transposed in shared "
+                                "memory, double-buffered",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+                 .accepts = accepts})

@@ -32,6 +32,10 @@ struct RowShared {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, RowShared, kb::FloatDTypes,
-              {"matmul/row_shared", "1",
-               "a block per row of C, the row of A in shared memory (seed 003 2.0)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_row_in_shared})
+                {.name = "matmul/row_shared",
+                 .version = "1",
+                 .description =
+                     "a block per row of C, the row of A in shared memory (seed 003 2.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = kb::matmul::accepts_row_in_shared})

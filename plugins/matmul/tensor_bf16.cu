@@ -14,8 +14,12 @@ struct TensorBf16 : kb_wgmma::WgmmaStrategy<T, __nv_bfloat16> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, TensorBf16, kb::matmul::Bf16TensorDTypes,
-              {"matmul/tensor_bf16", "5",
-               "BF16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
-               "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
-               "consumer warpgroups); A and B made K-major (float32 ones rounded to bf16) in each launch",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16, "", nullptr})
+                {.name = "matmul/tensor_bf16",
+                 .version = "5",
+                 .description = "BF16 tensor cores with float32 accumulation, Hopper wgmma "
+                                "m64n256k16 fed by TMA (128x256x64 tiles in grouped order, "
+                                "persistent blocks, 4 stages, producer + 2 consumer warpgroups); "
+                                "A and B made K-major (float32 ones rounded to bf16) in each "
+                                "launch",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_BF16})

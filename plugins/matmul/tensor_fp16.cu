@@ -15,8 +15,11 @@ struct TensorFp16 : kb_wgmma::WgmmaStrategy<T, __half> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, TensorFp16, kb::DTypes<__half>,
-              {"matmul/tensor_fp16", "3",
-               "FP16 tensor cores with float32 accumulation, Hopper wgmma m64n256k16 fed by TMA "
-               "(128x256x64 tiles in grouped order, persistent blocks, 4 stages, producer + 2 "
-               "consumer warpgroups); A and B made K-major in each launch",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16, "", nullptr})
+                {.name = "matmul/tensor_fp16",
+                 .version = "3",
+                 .description = "FP16 tensor cores with float32 accumulation, Hopper wgmma "
+                                "m64n256k16 fed by TMA (128x256x64 tiles in grouped order, "
+                                "persistent blocks, 4 stages, producer + 2 consumer warpgroups); "
+                                "A and B made K-major in each launch",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_FP16})

@@ -213,7 +213,10 @@ class TensorMma {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, TensorMma, kb::DTypes<float>,
-              {"matmul/tensor_mma", "1",
-               "TF32 tensor cores, warp-level mma.sync m16n8k8, 128x128x32 tiles, 3-stage cp.async "
-               "pipeline (4-byte copies when K or N is not a multiple of 4)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32, "", nullptr})
+                {.name = "matmul/tensor_mma",
+                 .version = "1",
+                 .description = "TF32 tensor cores, warp-level mma.sync m16n8k8, 128x128x32 tiles, "
+                                "3-stage cp.async pipeline (4-byte copies when K or N is not a "
+                                "multiple of 4)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})

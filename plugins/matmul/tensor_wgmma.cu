@@ -13,8 +13,11 @@ struct TensorWgmma : kb_wgmma::WgmmaStrategy<T, float> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, TensorWgmma, kb::DTypes<float>,
-              {"matmul/tensor_wgmma", "5",
-               "TF32 tensor cores, Hopper wgmma m64n256k8 fed by TMA (128x256x32 tiles in grouped "
-               "order, persistent blocks, 4 stages, producer + 2 consumer warpgroups); B "
-               "transposed to K-major in each launch (A padded too when K % 4 != 0)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32, "", nullptr})
+                {.name = "matmul/tensor_wgmma",
+                 .version = "5",
+                 .description = "TF32 tensor cores, Hopper wgmma m64n256k8 fed by TMA (128x256x32 "
+                                "tiles in grouped order, persistent blocks, 4 stages, producer + "
+                                "2 consumer warpgroups); B transposed to K-major in each launch "
+                                "(A padded too when K % 4 != 0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_TF32})

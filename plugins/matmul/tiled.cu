@@ -14,6 +14,10 @@ struct Tiled {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, Tiled, kb::FloatDTypes,
-              {"matmul/tiled", "1",
-               "square shared-memory tiles of the block's size, zero-filled edges (seed 001/003)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})
+                {.name = "matmul/tiled",
+                 .version = "1",
+                 .description = "square shared-memory tiles of the block's size, zero-filled edges "
+                                "(seed 001/003)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = kb::matmul::accepts_square_block})

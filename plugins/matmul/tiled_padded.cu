@@ -16,6 +16,9 @@ struct TiledPadded {
 }  // namespace
 
 KBENCH_STRATEGY(kb::matmul::Operands, TiledPadded, kb::FloatDTypes,
-              {"matmul/tiled_padded", "1",
-               "matmul/tiled with tiles padded to tile+1 columns (seed 001)", KB_DEVICE_CUDA,
-               KB_FLAG_MATH_SIMT, "", kb::matmul::accepts_square_block})
+                {.name = "matmul/tiled_padded",
+                 .version = "1",
+                 .description = "matmul/tiled with tiles padded to tile+1 columns (seed 001)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = kb::matmul::accepts_square_block})

@@ -26,6 +26,10 @@ struct Cpu {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Cpu, kb::reduce::DTypesOfAnySize,
-              {"reduce/cpu", "1",
-               "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
-               KB_DEVICE_HOST, KB_FLAG_OWN_LAUNCH_SHAPE, kb::reduce::kOps})
+                {.name = "reduce/cpu",
+                 .version = "1",
+                 .description =
+                     "host CPU, one pass in order, double/int64 accumulator (seed 003 check)",
+                 .device = KB_DEVICE_HOST,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE,
+                 .ops = kb::reduce::kOps})

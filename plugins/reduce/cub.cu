@@ -73,5 +73,9 @@ struct Cub {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Cub, kb::reduce::DTypesOfAnySize,
-              {"reduce/cub", "2", "cub::DeviceReduce::Sum / TransformReduce (squares)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})
+                {.name = "reduce/cub",
+                 .version = "2",
+                 .description = "cub::DeviceReduce::Sum / TransformReduce (squares)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps})

@@ -239,4 +239,7 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace kb::reduce
 
 KBENCH_FAMILY(kb::reduce::Referee, kb::reduce::DTypesOfAnySize,
-              {kb::reduce::descriptor(), "5", kb::reduce::kOps, kb::reduce::accepts})
+              {.info = kb::reduce::descriptor(),
+               .version = "5",
+               .ops = kb::reduce::kOps,
+               .accepts = kb::reduce::accepts})

@@ -114,7 +114,11 @@ struct Fast {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Fast, kb::reduce::DTypesOfAnySize,
-              {"reduce/fast", "3",
-               "16-byte loads, 4 in flight per thread, one wave of 1024-thread blocks, warp "
-               "shuffles; integers finish with one atomic, floats in the last block",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, kb::reduce::kOps})
+                {.name = "reduce/fast",
+                 .version = "3",
+                 .description = "16-byte loads, 4 in flight per thread, one wave of 1024-thread "
+                                "blocks, warp shuffles; integers finish with one atomic, floats "
+                                "in the last block",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps})

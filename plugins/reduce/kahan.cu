@@ -66,7 +66,11 @@ struct Kahan {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Kahan, kb::FloatDTypes,
-              {"reduce/kahan", "1",
-               "compensated (Kahan/TwoSum) float sum: every rounding error carried along",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})
+                {.name = "reduce/kahan",
+                 .version = "1",
+                 .description =
+                     "compensated (Kahan/TwoSum) float sum: every rounding error carried along",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_warp_multiple_block})

@@ -42,8 +42,11 @@ struct MultiBlock {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, MultiBlock, kb::reduce::DTypesOfAnySize,
-              {"reduce/multi_block", "1",
-               "strided over a grid; thread 0 adds each block, the host adds the blocks "
-               "(seed 003 versions 3.0-4.0)",
-               KB_DEVICE_CUDA, KB_FLAG_SYNCHRONIZES | KB_FLAG_MATH_SIMT, kb::reduce::kOps,
-               kb::reduce::accepts_1d_block})
+                {.name = "reduce/multi_block",
+                 .version = "1",
+                 .description = "strided over a grid; thread 0 adds each block, the host adds the "
+                                "blocks (seed 003 versions 3.0-4.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_SYNCHRONIZES | KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_1d_block})

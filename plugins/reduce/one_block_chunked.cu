@@ -30,6 +30,11 @@ struct OneBlockChunked {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, OneBlockChunked, kb::reduce::DTypesOfAnySize,
-              {"reduce/one_block_chunked", "1",
-               "one block, a contiguous chunk per thread: uncoalesced (seed 003 version 1.0)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})
+                {.name = "reduce/one_block_chunked",
+                 .version = "1",
+                 .description =
+                     "one block, a contiguous chunk per thread: uncoalesced (seed 003 version 1.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_1d_block})

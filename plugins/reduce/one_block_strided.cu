@@ -18,6 +18,10 @@ struct OneBlockStrided {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, OneBlockStrided, kb::reduce::DTypesOfAnySize,
-              {"reduce/one_block_strided", "1",
-               "one block striding by its size: coalesced (seed 003 version 2.0)", KB_DEVICE_CUDA,
-               KB_FLAG_MATH_SIMT, kb::reduce::kOps, kb::reduce::accepts_1d_block})
+                {.name = "reduce/one_block_strided",
+                 .version = "1",
+                 .description = "one block striding by its size: coalesced (seed 003 version 2.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_1d_block})

@@ -36,7 +36,11 @@ struct SingleThread {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, SingleThread, kb::reduce::DTypesOfAnySize,
-              {"reduce/single_thread", "1",
-               "one GPU thread adds all n in order, <<<1,1>>> (seed 003 first version)",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, accepts})
+                {.name = "reduce/single_thread",
+                 .version = "1",
+                 .description =
+                     "one GPU thread adds all n in order, <<<1,1>>> (seed 003 first version)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = accepts})

@@ -31,8 +31,11 @@ struct Strategy : GridReduce<T> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
-              {"reduce/tree_interleaved", "1",
-               "shared-memory tree, interleaved pairs picked by a mask: divergent warps, bank "
-               "conflicts (seed 003 version 5.0)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+                {.name = "reduce/tree_interleaved",
+                 .version = "1",
+                 .description = "shared-memory tree, interleaved pairs picked by a mask: divergent "
+                                "warps, bank conflicts (seed 003 version 5.0)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_power_of_two_block})

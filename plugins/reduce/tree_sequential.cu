@@ -30,8 +30,11 @@ struct Strategy : GridReduce<T> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
-              {"reduce/tree_sequential", "1",
-               "shared-memory tree, sequential addressing: no divergence within warps, no bank "
-               "conflicts (seed 003)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+                {.name = "reduce/tree_sequential",
+                 .version = "1",
+                 .description = "shared-memory tree, sequential addressing: no divergence within "
+                                "warps, no bank conflicts (seed 003)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_power_of_two_block})

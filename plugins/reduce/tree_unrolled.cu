@@ -42,7 +42,11 @@ struct Strategy : GridReduce<T> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
-              {"reduce/tree_unrolled", "1",
-               "sequential tree unrolled for a compile-time block size (seed 003 last version)",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, kb::reduce::accepts_power_of_two_block})
+                {.name = "reduce/tree_unrolled",
+                 .version = "1",
+                 .description = "sequential tree unrolled for a compile-time block size (seed 003 "
+                                "last version)",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_power_of_two_block})

@@ -17,7 +17,11 @@ struct Strategy : GridReduce<T> {
 }  // namespace
 
 KBENCH_STRATEGY(kb::reduce::Operands, Strategy, kb::reduce::DTypesOfAnySize,
-              {"reduce/warp_shuffle", "1",
-               "warp shuffles instead of a shared-memory tree; shared memory only between warps",
-               KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT,
-               kb::reduce::kOps, kb::reduce::accepts_warp_multiple_block})
+                {.name = "reduce/warp_shuffle",
+                 .version = "1",
+                 .description = "warp shuffles instead of a shared-memory tree; shared memory only "
+                                "between warps",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .ops = kb::reduce::kOps,
+                 .accepts = kb::reduce::accepts_warp_multiple_block})

@@ -17,6 +17,9 @@ struct Copy {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, Copy, kb::EveryDType,
-              {"transpose/copy", "1",
-               "cudaMemcpyAsync device-to-device of the same bytes: the family's ceiling",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_CEILING})
+                {.name = "transpose/copy",
+                 .version = "1",
+                 .description =
+                     "cudaMemcpyAsync device-to-device of the same bytes: the family's ceiling",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_CEILING})

@@ -17,6 +17,8 @@ struct Cpu {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, Cpu, kb::EveryDType,
-              {"transpose/cpu", "1", "host CPU, serial row-by-row loop (seed 000/004 baseline)",
-               KB_DEVICE_HOST,
-               KB_FLAG_OWN_LAUNCH_SHAPE})
+                {.name = "transpose/cpu",
+                 .version = "1",
+                 .description = "host CPU, serial row-by-row loop (seed 000/004 baseline)",
+                 .device = KB_DEVICE_HOST,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE})

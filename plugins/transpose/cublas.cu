@@ -52,5 +52,8 @@ class Cublas {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, Cublas, kb::FloatDTypes,
-              {"transpose/cublas", "1", "cuBLAS geam (op(A) = A^T, beta = 0), float32/float64",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE})
+                {.name = "transpose/cublas",
+                 .version = "1",
+                 .description = "cuBLAS geam (op(A) = A^T, beta = 0), float32/float64",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE})

@@ -111,4 +111,6 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace kb::transpose
 
 KBENCH_FAMILY(kb::transpose::Referee, kb::EveryDType,
-              {kb::transpose::descriptor(), "3", "", kb::transpose::accepts})
+              {.info = kb::transpose::descriptor(),
+               .version = "3",
+               .accepts = kb::transpose::accepts})

@@ -138,10 +138,14 @@ struct Fast {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, Fast, kb::AllDTypes,
-              {"transpose/fast", "7",
-               "tiles tile_height bytes of an output row tall and tile_bytes of an input row wide "
-               "(auto: 64 rows on 4 TB/s DRAM, 256 bytes below; 128 wide up to 16 MiB), 16-byte "
-               "loads/stores, swizzled shared tile, register transposes, taken in row or column "
-               "bands (auto: columns on 4 TB/s DRAM); 8-byte elements up to 32 MiB: the classic "
-               "padded 32x32 tile",
-               KB_DEVICE_CUDA, KB_FLAG_OWN_LAUNCH_SHAPE, "", nullptr, kb::ParamList(kParams)})
+                {.name = "transpose/fast",
+                 .version = "7",
+                 .description = "tiles tile_height bytes of an output row tall and tile_bytes of "
+                                "an input row wide (auto: 64 rows on 4 TB/s DRAM, 256 bytes "
+                                "below; 128 wide up to 16 MiB), 16-byte loads/stores, swizzled "
+                                "shared tile, register transposes, taken in row or column bands "
+                                "(auto: columns on 4 TB/s DRAM); 8-byte elements up to 32 MiB: "
+                                "the classic padded 32x32 tile",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE,
+                 .params = kb::ParamList(kParams)})

@@ -22,7 +22,9 @@ struct NaiveCol {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, NaiveCol, kb::EveryDType,
-              {"transpose/naive_col", "1",
-               "one thread per element; strided reads, coalesced writes (seed 002 per element)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_any_2d_block})
+                {.name = "transpose/naive_col",
+                 .version = "1",
+                 .description = "one thread per element; strided reads, coalesced writes (seed 002 "
+                                "per element)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_any_2d_block})

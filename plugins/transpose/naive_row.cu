@@ -22,7 +22,9 @@ struct NaiveRow {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, NaiveRow, kb::EveryDType,
-              {"transpose/naive_row", "1",
-               "one thread per element; coalesced reads, strided writes (seed 000 global)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_any_2d_block})
+                {.name = "transpose/naive_row",
+                 .version = "1",
+                 .description =
+                     "one thread per element; coalesced reads, strided writes (seed 000 global)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_any_2d_block})

@@ -15,7 +15,9 @@ struct Shared {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, Shared, kb::AllDTypes,
-              {"transpose/shared", "1",
-               "shared-memory tile = block, no padding: bank conflicts (seeds 002/004)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_square_block_up_to_32})
+                {.name = "transpose/shared",
+                 .version = "1",
+                 .description =
+                     "shared-memory tile = block, no padding: bank conflicts (seeds 002/004)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_square_block_up_to_32})

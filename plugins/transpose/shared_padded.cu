@@ -14,7 +14,9 @@ struct SharedPadded {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, SharedPadded, kb::AllDTypes,
-              {"transpose/shared_padded", "1",
-               "shared-memory tile = block, +1 column against bank conflicts (seed 000)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_square_block_up_to_32})
+                {.name = "transpose/shared_padded",
+                 .version = "1",
+                 .description =
+                     "shared-memory tile = block, +1 column against bank conflicts (seed 000)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_square_block_up_to_32})

@@ -16,7 +16,9 @@ struct SharedSwappedIndex {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, SharedSwappedIndex, kb::AllDTypes,
-              {"transpose/shared_swapped_index", "1",
-               "padded tile with threadIdx.x/y swapped: uncoalesced global accesses (seed 000)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_square_block_up_to_32})
+                {.name = "transpose/shared_swapped_index",
+                 .version = "1",
+                 .description = "padded tile with threadIdx.x/y swapped: uncoalesced global "
+                                "accesses (seed 000)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_square_block_up_to_32})

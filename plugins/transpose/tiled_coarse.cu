@@ -24,7 +24,9 @@ struct TiledCoarse {
 }  // namespace
 
 KBENCH_STRATEGY(kb::transpose::Operands, TiledCoarse, kb::AllDTypes,
-              {"transpose/tiled_coarse", "1",
-               "padded 32x32 tile, 32xY threads moving 32/Y elements each (classic at 32x8)",
-               KB_DEVICE_CUDA, 0, "",
-               kb::transpose::accepts_32_wide_block})
+                {.name = "transpose/tiled_coarse",
+                 .version = "1",
+                 .description =
+                     "padded 32x32 tile, 32xY threads moving 32/Y elements each (classic at 32x8)",
+                 .device = KB_DEVICE_CUDA,
+                 .accepts = kb::transpose::accepts_32_wide_block})

@@ -127,5 +127,10 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace
 
 KBENCH_STRATEGY(scan::Operands, Blocked, kb::DTypes<std::int32_t>,
-                {"scan/blocked", "1", "three passes: tile sums, their scan, tiles scanned from it",
-                 KB_DEVICE_CUDA, KB_FLAG_MATH_SIMT, "", accepts, kb::ParamList(kParams)})
+                {.name = "scan/blocked",
+                 .version = "1",
+                 .description = "three passes: tile sums, their scan, tiles scanned from it",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_MATH_SIMT,
+                 .accepts = accepts,
+                 .params = kb::ParamList(kParams)})

@@ -18,5 +18,8 @@ struct Cpu {
 }  // namespace
 
 KBENCH_STRATEGY(scan::Operands, Cpu, kb::DTypes<std::int32_t>,
-                {"scan/cpu", "1", "one host loop", KB_DEVICE_HOST,
-                 KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT})
+                {.name = "scan/cpu",
+                 .version = "1",
+                 .description = "one host loop",
+                 .device = KB_DEVICE_HOST,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT})

@@ -30,5 +30,8 @@ struct Cub {
 }  // namespace
 
 KBENCH_STRATEGY(scan::Operands, Cub, kb::DTypes<std::int32_t>,
-                {"scan/cub", "1", "cub::DeviceScan::InclusiveSum", KB_DEVICE_CUDA,
-                 KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT})
+                {.name = "scan/cub",
+                 .version = "1",
+                 .description = "cub::DeviceScan::InclusiveSum",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT})

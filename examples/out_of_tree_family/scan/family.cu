@@ -121,4 +121,7 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace
 }  // namespace scan
 
-KBENCH_FAMILY(scan::Referee, kb::DTypes<std::int32_t>, {scan::descriptor(), "1", "", scan::accepts})
+KBENCH_FAMILY(scan::Referee, kb::DTypes<std::int32_t>,
+              {.info = scan::descriptor(),
+               .version = "1",
+               .accepts = scan::accepts})

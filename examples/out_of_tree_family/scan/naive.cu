@@ -29,5 +29,9 @@ int accepts(const kb_case* c, kb_message* why) {
 }  // namespace
 
 KBENCH_STRATEGY(scan::Operands, Naive, kb::DTypes<std::int32_t>,
-                {"scan/naive", "1", "one thread, in order", KB_DEVICE_CUDA,
-                 KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT, "", accepts})
+                {.name = "scan/naive",
+                 .version = "1",
+                 .description = "one thread, in order",
+                 .device = KB_DEVICE_CUDA,
+                 .flags = KB_FLAG_OWN_LAUNCH_SHAPE | KB_FLAG_MATH_SIMT,
+                 .accepts = accepts})

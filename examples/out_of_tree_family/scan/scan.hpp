@@ -13,9 +13,17 @@ namespace scan {
 // The family as the runner sees it (kb_family), given by the family's library (family.cu).
 inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
-      "scan", 1, "n", "2^20,2^24", "256", "int32",
+      .name = "scan",
+      .rank = 1,
+      .shape_names = "n",
+      .default_sizes = "2^20,2^24",
+      .default_blocks = "256",
+      .default_dtypes = "int32",
       // Odd sizes, so partial tiles are exercised; two blocks.
-      "1000,4097", "128,256", "gbps", "scan/cub"};
+      .check_sizes = "1000,4097",
+      .check_blocks = "128,256",
+      .headline = "gbps",
+      .reference = "scan/cub"};
   return &kFamily;
 }
 

@@ -17,6 +17,7 @@
 
 namespace kb {
 
+// A family library's description, written as Metadata is: {.info = ..., .version = "1"}.
 struct FamilyMetadata {
   const kb_family* info;
   const char* version;
@@ -135,7 +136,8 @@ KernelFamily make_family(const FamilyMetadata& m) {
 }  // namespace kb
 
 // Defines the exported entry point of a family's library. Use once per family:
-//   KBENCH_FAMILY(kb::transpose::Referee, kb::EveryDType, {kb::transpose::descriptor(), "3", ""})
+//   KBENCH_FAMILY(kb::transpose::Referee, kb::EveryDType,
+//                 {.info = kb::transpose::descriptor(), .version = "3"})
 #define KBENCH_FAMILY(REFEREE, DTYPES, ...)                                                  \
   extern "C" KB_EXPORT const KernelFamily* kbench_family(void) {                             \
     static const KernelFamily family =                                                       \

@@ -58,6 +58,8 @@ struct ParamList {
   constexpr ParamList(const kb_param (&params)[N]) : list(params), count(N) {}
 };
 
+// A strategy's description, written with designated initialisers in this order (C++20's, which
+// GCC, Clang and nvcc take in C++17 too; -Wpedantic names them): a field left out keeps its default.
 struct Metadata {
   const char* name;
   const char* version;

@@ -111,7 +111,8 @@ KernelPlugin make_strategy_plugin(const Metadata& m) {
 }  // namespace kb
 
 // Defines the exported entry point of a version 3 strategy. Use once per plugin:
-//   KBENCH_STRATEGY(kb::transpose::Operands, NaiveRow, kb::AllDTypes, {"transpose/naive_row", ...})
+//   KBENCH_STRATEGY(kb::transpose::Operands, NaiveRow, kb::AllDTypes,
+//                   {.name = "transpose/naive_row", .version = "1", ..., .device = KB_DEVICE_CUDA})
 #define KBENCH_STRATEGY(OPERANDS, STRATEGY, DTYPES, ...)                                     \
   extern "C" KB_EXPORT const KernelPlugin* kbench_plugin(void) {                             \
     static const KernelPlugin plugin = ::kb::make_strategy_plugin<OPERANDS, STRATEGY, DTYPES>( \

@@ -22,9 +22,17 @@ namespace kb::hello {
 // The family as the runner sees it (kb_family): a case is n blocks of a block shape, no data.
 inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
-      "hello", 1, "blocks", "5,32,1024", "2x2,8x8,32x32", "none", "2", "2x2",
+      .name = "hello",
+      .rank = 1,
+      .shape_names = "blocks",
+      .default_sizes = "5,32,1024",
+      .default_blocks = "2x2,8x8,32x32",
+      .default_dtypes = "none",
+      .check_sizes = "2",
+      .check_blocks = "2x2",
       // A launch of a few hundred bytes: its time is its measure, not a bandwidth.
-      "time", ""};
+      .headline = "time",
+      .reference = ""};
   return &kFamily;
 }
 

@@ -23,8 +23,16 @@ namespace kb::matmul {
 // The family as the runner sees it (kb_family): held against cuBLAS at the data type's precision.
 inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
-      "matmul", 3, "M,N,K", "1024,4096", "16x16", "float32",
-      "33x65x17", "16x16,256,32x32", "gflops", "matmul/cublas"};
+      .name = "matmul",
+      .rank = 3,
+      .shape_names = "M,N,K",
+      .default_sizes = "1024,4096",
+      .default_blocks = "16x16",
+      .default_dtypes = "float32",
+      .check_sizes = "33x65x17",
+      .check_blocks = "16x16,256,32x32",
+      .headline = "gflops",
+      .reference = "matmul/cublas"};
   return &kFamily;
 }
 

@@ -21,8 +21,16 @@ namespace kb::reduce {
 // The family as the runner sees it (kb_family): held against CUB.
 inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
-      "reduce", 1, "n", "2^20,2^28", "256", "float32,int32",
-      "1000", "256,32x8", "gbps", "reduce/cub"};
+      .name = "reduce",
+      .rank = 1,
+      .shape_names = "n",
+      .default_sizes = "2^20,2^28",
+      .default_blocks = "256",
+      .default_dtypes = "float32,int32",
+      .check_sizes = "1000",
+      .check_blocks = "256,32x8",
+      .headline = "gbps",
+      .reference = "reduce/cub"};
   return &kFamily;
 }
 

@@ -15,10 +15,18 @@ namespace kb::transpose {
 // The family as the runner sees it (kb_family): held against a copy of the same bytes.
 inline const kb_family* descriptor() {
   static constexpr kb_family kFamily = {
-      "transpose", 2, "rows,cols", "2048,8192,8192x4096", "32x8,16x16,32x32", "float32,float64",
+      .name = "transpose",
+      .rank = 2,
+      .shape_names = "rows,cols",
+      .default_sizes = "2048,8192,8192x4096",
+      .default_blocks = "32x8,16x16,32x32",
+      .default_dtypes = "float32,float64",
       // Odd sizes, so partial tiles are exercised; several blocks, so a plugin that accepts only
       // some shapes still gets a case.
-      "33x31", "16x16,32x8,32x32", "gbps", "transpose/copy"};
+      .check_sizes = "33x31",
+      .check_blocks = "16x16,32x8,32x32",
+      .headline = "gbps",
+      .reference = "transpose/copy"};
   return &kFamily;
 }
 
