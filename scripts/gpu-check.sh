@@ -2,7 +2,7 @@
 # One call on a GPU machine: environment check, every test (the `gpu` label included), then the
 # benchmark sweeps, with the CSV and logs under $OUT (or ./gpu-out) and a short table last.
 #
-#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|against|pace|kernels|generations|all] [extra kbench run args...]
+#   scripts/gpu-check.sh [lease|tests|sweep|fair|lazy|energy|ncu|repeat|gate|tune|cupti|counters|hello|seeds|multi|split|abi|against|medians|pace|kernels|generations|all] [extra kbench run args...]
 # `pace` (not in `all`; about five minutes with an earlier build staged): how long the GPU waits
 # for kbench, beside the earlier build (the figures are listed where the mode is).
 # `kernels` (not in `all`; about three minutes): published kernels — each example kernel through
@@ -31,6 +31,10 @@
 # default .device/against, staged by `scripts/device-prepare.sh against=COMMIT`) and this one,
 # sweep by sweep in turns: the default sweep, the goal presets and the seeds' presets, their walls
 # side by side and scripts/compare-builds.py on their statuses and medians.
+# `medians` (not in `all`; about six minutes on an H100): the earlier build of `against` and this
+# one, the default sweep's CUDA strategies only (host rows move 1.2-2x between runs of one build),
+# KBENCH_MEDIAN_RUNS runs each (default 3) in turns A B B A A B; scripts/compare-builds.py --pooled
+# then sets the builds' medians of their runs' medians side by side, beside each build's own spread.
 # `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
 # back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
 # `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): CUPTI's
@@ -405,6 +409,43 @@ if [ "$mode" = abi ]; then
       2>>/tmp/kbench-abi.log | sed -n "s|^time: |$name default: |p"
     end=$(date +%s.%N)
     echo "$name default wall: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
+  done
+fi
+
+if [ "$mode" = medians ]; then
+  base=${KBENCH_BASELINE:-.device/against}
+  [ -x "$base/bin/kbench" ] || { echo "no earlier build in $base"; exit 1; }
+  cuda_plugins() { "$1" list | awk -F' [|] ' '$2 == "cuda" { sub(/^[|] /, "", $1); print $1 }' | sort; }
+  mapfile -t plugins < <(comm -12 <(cuda_plugins "$base/bin/kbench") <(cuda_plugins "$kbench"))
+  selection=(); for p in "${plugins[@]}"; do selection+=(--plugin "$p"); done
+  echo "== ${#plugins[@]} CUDA strategies both builds have, ${KBENCH_MEDIAN_RUNS:-3} runs each"
+  for run in $(seq 1 "${KBENCH_MEDIAN_RUNS:-3}"); do
+    order=("against:$base/bin/kbench" "this:$kbench")
+    [ $((run % 2)) = 0 ] && order=("this:$kbench" "against:$base/bin/kbench")
+    for build in "${order[@]}"; do
+      who=${build%%:*}; exe=${build#*:}
+      "$exe" run "${selection[@]}" --output "$out/medians-$who.csv" --run-id "r$run" "$@" \
+        >"$out/medians-$who-r$run.md" 2>>"$out/medians.log"
+      echo "$who r$run (exit $?): $(grep -E '^time:' "$out/medians-$who-r$run.md")"
+    done
+  done
+  python3 scripts/compare-builds.py "$out/medians-against.csv" "$out/medians-this.csv" --pooled |
+    tee "$out/medians-compare.md"
+  # Whether a strided kernel's median follows where its operands lie: the same case after other
+  # sizes in the same worker (whose operands were allocated and freed before it), in both builds.
+  echo "== transpose/naive_row float64 8192x8192 32x8 after other sizes in its worker"
+  for build in "against:$base/bin/kbench" "this:$kbench"; do
+    who=${build%%:*}; exe=${build#*:}
+    line="$who:"
+    for sizes in 8192 2048,8192 4096,8192 8192x4096,8192 1024,4096,8192x4096,8192; do
+      id="after-${sizes//,/+}"
+      "$exe" run --plugin transpose/naive_row --dtypes float64 --blocks 32x8 --sizes "$sizes" \
+        --output "$out/placement-$who.csv" --run-id "$id" >/dev/null 2>>"$out/medians.log"
+      line+=" $(python3 -c 'import csv, sys
+print(*[r["median_us"] for r in csv.DictReader(open(sys.argv[1]))
+        if r["run_id"] == sys.argv[2] and r["shape"] == "8192x8192"])' "$out/placement-$who.csv" "$id")"
+    done
+    echo "$line us (after: none, 2048, 4096, 8192x4096, 1024+4096+8192x4096)"
   done
 fi
 

@@ -162,6 +162,25 @@ std::string describe(const CaseRequest& r) {
   return text + format_extent(r.shape) + " " + format_block(r.block);
 }
 
+// Setup, timing and verify, one after the other: each phase's seconds end where the next begin.
+class PhaseClock {
+ public:
+  explicit PhaseClock(PhaseSeconds& seconds)
+      : phases_{&seconds.setup, &seconds.timing, &seconds.verify} {}
+  void end() {
+    *phases_[next_++] = seconds_since(start_);
+    start_ = SteadyClock::now();
+  }
+  void end_all() {
+    while (next_ < std::size(phases_)) end();
+  }
+
+ private:
+  double* phases_[3];
+  std::size_t next_ = 0;
+  SteadyClock::time_point start_ = SteadyClock::now();
+};
+
 }  // namespace
 
 CaseTimer::CaseTimer(const KernelPlugin& plugin, const KernelFamily* family,
@@ -691,18 +710,79 @@ void CaseTimer::read_device_state(const Sampling& sampling, CaseOutcome& result,
   }
 }
 
+kb_status CaseTimer::warm_up(CaseUnderTest& test, const LaunchOnce& launch, kb_message& message,
+                             double& warm_up_us, const char*& stage) {
+  // Poisoned first, as every launch whose output is compared: a family may record an output only
+  // from its poison on (hello's transcript), and the warm-up's output can be the one a slow
+  // case's checked sample is held to (run_unguarded).
+  stage = "poison";
+  if (const kb_status s = test.poison(stream_, message)) return s;
+  if (cuda()) {
+    if (const kb_status s = from_cuda(cudaStreamSynchronize(stream_), message, "poison")) return s;
+  }
+  stage = "launch";
+  if (const kb_status s = before_launch(test, message)) return s;
+  const auto start = SteadyClock::now();
+  if (const kb_status s = launch(stream_)) return s;
+  if (cuda()) {
+    if (const kb_status s = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) return s;
+  }
+  warm_up_us = seconds_since(start) * 1e6;
+  return KB_OK;
+}
+
+kb_status CaseTimer::other_clocks(const LaunchOnce& launch, const Sampling& sampling,
+                                  double median_us, kb_message& message, CaseOutcome& result,
+                                  std::string& note) {
+  // The allowance of the launch accounting (judge/plausibility.hpp): a sample of several launches
+  // against a launch alone, on a kernel of kbench's own of about the same length.
+  if (sampling.held && sampling.launches > 1 && !sampling.single_us.empty()) {
+    const double alone_us = *std::min_element(sampling.single_us.begin(), sampling.single_us.end());
+    result.launch_gain_us =
+        back_to_back_gain_us(stream_, *timer_, *blocker_, alone_us, sampling.launches);
+  }
+  if (const kb_status s = self_checks(launch, median_us, message, result, note)) return s;
+  if (cuda()) {
+    if (const kb_status s = cupti_figures(launch, median_us, message, result)) return s;
+  }
+  read_device_state(sampling, result, note);
+  return KB_OK;
+}
+
+void CaseTimer::count_captured_operations(CaseUnderTest& test, CaseOutcome& result) {
+  // Last, so nothing it may leave behind touches the verified output: does the launch put its
+  // work on the stream it is given? (A plugin that synchronises cannot be captured.)
+  if (!holds_stream()) return;
+  kb_message ignored{};
+  const LaunchOnce captured = [&](cudaStream_t stream) { return test.launch(stream, ignored); };
+  if (const long long operations = captured_operations(captured, stream_); operations >= 0) {
+    result.captured_operations = operations;
+  }
+}
+
+void CaseTimer::record_sampling(const Sampling& sampling, const kb_launch_config& config,
+                                const kb_verification& figures, CaseOutcome& result) const {
+  if (!sampling.samples.empty()) {
+    const SampleStats stats = summarize(sampling.samples);
+    result.samples = SampleSummary{static_cast<long long>(stats.count), stats.median, stats.min,
+                                   stats.mean,   stats.stddev, stats.noise, sampling.settled};
+  }
+  if (options_.keep_samples) result.sample_list = sampling.samples;
+  if (!sampling.poisoned_us.empty()) result.poisoned_us = summarize(sampling.poisoned_us).min;
+  if (!sampling.single_us.empty()) result.single_us = summarize(sampling.single_us).min;
+  result.launch = LaunchShape{{config.grid[0], config.grid[1], config.grid[2]},
+                              {config.block[0], config.block[1], config.block[2]},
+                              config.kernels};
+  result.verification =
+      VerificationFigures{figures.max_rel_error, figures.tolerance, plugin_text(figures.metrics)};
+}
+
 CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
   CaseOutcome result;
   kb_message message{};
   // Where the case's wall time goes, for the sweep's closing summary (not CSV columns).
   result.phases.emplace();
-  double* const phases[] = {&result.phases->setup, &result.phases->timing, &result.phases->verify};
-  std::size_t phase = 0;
-  auto phase_start = SteadyClock::now();
-  const auto end_phase = [&] {
-    *phases[phase++] = seconds_since(phase_start);
-    phase_start = SteadyClock::now();
-  };
+  PhaseClock phases(*result.phases);
   CaseSetup made =
       refereed()
           ? RemoteRefereedCase::set_up(plugin_, *referee_, kept_mappings_, request, output_fd_)
@@ -710,7 +790,7 @@ CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
   std::unique_ptr<CaseUnderTest> test = std::move(made.test);
   const auto finish = [&](kb_status status, const char* stage) {
     test.reset();
-    while (phase < 3) end_phase();
+    phases.end_all();
     // A launch that says its case failed verification judges itself, which only a check may:
     // an error of the launch, with the words it said (a verify_failed row without a check's
     // message would read as the referee's verdict).
@@ -740,28 +820,17 @@ CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
   const kb_work work = test->work();
   result.bytes = work.bytes;
   result.flops = work.flops;
-  end_phase();
+  phases.end();
 
   const LaunchOnce launch = [&](cudaStream_t stream) { return test->launch(stream, message); };
   // Warm-up, with the stream not held: whatever a first launch does (load a lazily loaded module,
   // create a library's handle or plan, touch pages) waits for the device, so it must not happen
   // behind the blocking kernel.
   double warm_up_us = 0;
-  if (!options_.profile) {
-    // Poisoned first, as every launch whose output is compared: a family may record an output
-    // only from its poison on (hello's transcript), and the warm-up's output can be the one a
-    // slow case's checked sample is held to (below).
-    if ((status = test->poison(stream_, message)) != KB_OK) return finish(status, "poison");
-    if (cuda() && (status = from_cuda(cudaStreamSynchronize(stream_), message, "poison")) != KB_OK) {
-      return finish(status, "poison");
-    }
-    if ((status = before_launch(*test, message)) != KB_OK) return finish(status, "launch");
-    const auto warm_up = SteadyClock::now();
-    if ((status = launch(stream_)) != KB_OK) return finish(status, "launch");
-    if (cuda() && (status = from_cuda(cudaDeviceSynchronize(), message, "warm-up")) != KB_OK) {
-      return finish(status, "launch");
-    }
-    warm_up_us = seconds_since(warm_up) * 1e6;
+  const char* stage = "launch";
+  if (!options_.profile &&
+      (status = warm_up(*test, launch, message, warm_up_us, stage)) != KB_OK) {
+    return finish(status, stage);
   }
 
   Sampling sampling;
@@ -778,65 +847,29 @@ CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
     return finish(status, sampling.failed_stage);
   }
   std::string note = sampling.note;
-  const SampleStats stats = summarize(sampling.samples);
+  const double median_us = summarize(sampling.samples).median;
   if (failure.status == KB_OK) {
     result.timing = !cuda()            ? TimingMethod::host
                     : options_.profile ? TimingMethod::profile
                     : sampling.held    ? TimingMethod::held
                                        : TimingMethod::plain;
     result.sample_launches = sampling.launches;
-    // The allowance of the launch accounting (judge/plausibility.hpp): a sample of several launches
-    // against a launch alone, on a kernel of kbench's own of about the same length.
-    if (sampling.held && sampling.launches > 1 && !sampling.single_us.empty()) {
-      const double alone_us =
-          *std::min_element(sampling.single_us.begin(), sampling.single_us.end());
-      result.launch_gain_us =
-          back_to_back_gain_us(stream_, *timer_, *blocker_, alone_us, sampling.launches);
-    }
-    if ((status = self_checks(launch, stats.median, message, result, note)) != KB_OK) {
+    if ((status = other_clocks(launch, sampling, median_us, message, result, note)) != KB_OK) {
       return finish(status, "launch");
     }
-    if (cuda() && (status = cupti_figures(launch, stats.median, message, result)) != KB_OK) {
-      return finish(status, "launch");
-    }
-    read_device_state(sampling, result, note);
   }
-  end_phase();
+  phases.end();
 
   kb_verification figures{};
   if (failure.status == KB_OK &&
-      (status = verdict(*test, launch, stats.median, sampling.samples,
-                        result.launch_gain_us.value_or(0), referee_penalty_us(sampling, stats.median),
-                        sampling.held, message, figures,
-                         failure)) !=
-          KB_OK) {
+      (status = verdict(*test, launch, median_us, sampling.samples,
+                        result.launch_gain_us.value_or(0), referee_penalty_us(sampling, median_us),
+                        sampling.held, message, figures, failure)) != KB_OK) {
     return finish(status, "verify");
   }
   if (sampling.figures && refereed()) figures = *sampling.figures;
-
-  // Last, so nothing it may leave behind touches the verified output: does the launch put its
-  // work on the stream it is given? (A plugin that synchronises cannot be captured.)
-  if (holds_stream() && failure.status == KB_OK) {
-    kb_message ignored{};
-    const LaunchOnce captured = [&](cudaStream_t stream) { return test->launch(stream, ignored); };
-    if (const long long operations = captured_operations(captured, stream_); operations >= 0) {
-      result.captured_operations = operations;
-    }
-  }
-
-  if (!sampling.samples.empty()) {
-    result.samples = SampleSummary{static_cast<long long>(stats.count), stats.median, stats.min,
-                                   stats.mean,   stats.stddev, stats.noise, sampling.settled};
-  }
-  if (options_.keep_samples) result.sample_list = sampling.samples;
-  if (!sampling.poisoned_us.empty()) result.poisoned_us = summarize(sampling.poisoned_us).min;
-  if (!sampling.single_us.empty()) result.single_us = summarize(sampling.single_us).min;
-  const kb_launch_config& config = test->config();
-  result.launch = LaunchShape{{config.grid[0], config.grid[1], config.grid[2]},
-                              {config.block[0], config.block[1], config.block[2]},
-                              config.kernels};
-  result.verification =
-      VerificationFigures{figures.max_rel_error, figures.tolerance, plugin_text(figures.metrics)};
+  if (failure.status == KB_OK) count_captured_operations(*test, result);
+  record_sampling(sampling, test->config(), figures, result);
   if (failure.status != KB_OK) {
     result.message = failure.message;
     message = kb_message{};

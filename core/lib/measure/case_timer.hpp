@@ -85,6 +85,17 @@ class CaseTimer {
   // Before a launch that is timed or checked: the outputs zeroed where the strategy asked.
   kb_status before_launch(CaseUnderTest& test, kb_message& message);
   CaseOutcome run_unguarded(const CaseRequest& request);
+  // The first launch, unheld, its outputs poisoned before; `stage` names the step that failed.
+  kb_status warm_up(CaseUnderTest& test, const LaunchOnce& launch, kb_message& message,
+                    double& warm_up_us, const char*& stage);
+  // The clocks beside the samples: the back-to-back gain, the self-checks, CUPTI, the SM clock.
+  kb_status other_clocks(const LaunchOnce& launch, const Sampling& sampling, double median_us,
+                         kb_message& message, CaseOutcome& result, std::string& note);
+  // The operations a captured launch puts on the stream it is given (none captured: unknown).
+  void count_captured_operations(CaseUnderTest& test, CaseOutcome& result);
+  // The samples' summary, the launch's shape and the check's figures, into the outcome.
+  void record_sampling(const Sampling& sampling, const kb_launch_config& config,
+                       const kb_verification& figures, CaseOutcome& result) const;
   kb_status sample(CaseUnderTest& test, const LaunchOnce& launch, const std::string& range,
                    std::uint64_t seed, kb_message& message, Sampling& sampling, Failure& failure);
   // Whether the outputs hold the bits of the first checked launch (noted as a failure if not).

@@ -2,9 +2,10 @@
 // probe), its outcome (worker to parent) and a plugin's description (probe to parent, and inside
 // other records). Each channel's own kinds have their codecs beside it: protocol/child_answers and
 // protocol/kernel_request (the probe and the compile child), measure/worker_settings (the
-// worker's opening, settings and greetings), referee/referee_messages (the referee's). Every number travels in full (seventeen digits for doubles), so what the reader gets
-// is bit for bit what the writer had; every decoder reads each field once and refuses a record
-// with a field missing, malformed or unknown, naming it.
+// worker's opening, settings and greetings), referee/referee_messages (the referee's). Every
+// number travels in full (seventeen digits for doubles), so what the reader gets is bit for bit
+// what the writer had; every decoder reads each field once and refuses a record with a field
+// missing, malformed or unknown, naming it.
 #pragma once
 
 #include "case/case_outcome.hpp"

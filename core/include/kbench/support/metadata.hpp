@@ -59,7 +59,8 @@ struct ParamList {
 };
 
 // A strategy's description, written with designated initialisers in this order (C++20's, which
-// GCC, Clang and nvcc take in C++17 too; -Wpedantic names them): a field left out keeps its default.
+// GCC, Clang and nvcc take in C++17 too; -Wpedantic names them): a field left out keeps its
+// default.
 struct Metadata {
   const char* name;
   const char* version;
