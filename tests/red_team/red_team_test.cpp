@@ -22,6 +22,8 @@ const char kUnpoisoned[] = "check 'unpoisoned launch' failed";
 
 const std::vector<Cheat> kCheats = {
     {"half_rows", "transpose/cheat_half_rows", kTranspose, kVerifyFailed, kTimed},
+    // A host launch of 100 ms or more is its own warm-up: that first launch is a checked sample.
+    {"half_first_launch", "transpose/cheat_half_first_launch", kTranspose, kVerifyFailed, kTimed},
     // The verdict's last launch runs on new inputs over an output it did not poison.
     {"poisoned_only", "transpose/cheat_poisoned_only", kTranspose, kVerifyFailed, kUnpoisoned},
     {"answer_in_prepare", "transpose/cheat_answer_in_prepare", kTranspose, kVerifyFailed, kFresh},

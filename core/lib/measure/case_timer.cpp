@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string_view>
 #include <thread>
 
@@ -76,6 +77,11 @@ constexpr int kCuptiMaxLaunches = 64;
 constexpr int kCheckedSamples = 3;
 constexpr int kCheckedWithin = 10;
 constexpr double kSlowLaunchUs = 5000;
+// A host launch of kHostWarmUpSampleUs or more is its own warm-up: what a first launch pays over
+// the next (its threads and caches woken after the referee's poison) is a few hundred microseconds
+// of it at most, so its warm-up is checked and kept as its first sample. The serial matmul of seed
+// 003 (6 s a launch on an H100's host) then takes three launches, not four.
+constexpr double kHostWarmUpSampleUs = 100'000;
 
 // What a launch on slightly changed inputs, timed as the samples were but alone, may take beside
 // their median before the timed launches are judged to have done less: what the device gains per
@@ -280,6 +286,19 @@ kb_status CaseTimer::checked_sample(CaseUnderTest& test, const LaunchOnce& launc
   }
   if (const kb_status s = timed_launches(test, launch, hold, 1, message, us, hold_timed_out)) return s;
   if (!hold_timed_out) sampling.poisoned_us.push_back(us);
+  if (const kb_status s = judge_checked_launch(test, message, sampling, failure); s || failure.status) {
+    return s;
+  }
+  // A slow launch's checked sample is one of its samples: the same one-launch method, the poison
+  // outside the timed region, and a launch of its length too dear to take twice.
+  if (!hold_timed_out && sampling.launches == 1 && us >= kSlowLaunchUs) {
+    sampling.samples.push_back(us);
+  }
+  return KB_OK;
+}
+
+kb_status CaseTimer::judge_checked_launch(CaseUnderTest& test, kb_message& message,
+                                          Sampling& sampling, Failure& failure) {
   const CheckAnswer check = test.check(checks::kTimedLaunch, stream_);
   if (check.status != KB_OK && check.status != KB_VERIFY_FAILED) {
     sampling.failed_stage = "verify";
@@ -291,12 +310,7 @@ kb_status CaseTimer::checked_sample(CaseUnderTest& test, const LaunchOnce& launc
     return KB_OK;
   }
   if (!sampling.figures) sampling.figures = check.figures;
-  if (!same_output(test, sampling, failure)) return KB_OK;
-  // A slow launch's checked sample is one of its samples: the same one-launch method, the poison
-  // outside the timed region, and a launch of its length too dear to take twice.
-  if (!hold_timed_out && sampling.launches == 1 && us >= kSlowLaunchUs) {
-    sampling.samples.push_back(us);
-  }
+  same_output(test, sampling, failure);
   return KB_OK;
 }
 
@@ -371,9 +385,16 @@ kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
   // A launch the warm-up found slow: its first sample is the checked one (and counts as a
   // sample), so no launch is spent on checking alone.
   if (sampling.slow && !checked.empty()) checked = {0};
+  // A long host launch's warm-up was its checked first sample: nothing is left to check, and the
+  // stopping rule counts its time.
+  if (!sampling.samples.empty()) checked.clear();
   int void_in_a_row = 0;
-  const auto start = SteadyClock::now();
-  StoppingRule::Verdict verdict = StoppingRule::Verdict::more;
+  const double sampled_us = std::accumulate(sampling.samples.begin(), sampling.samples.end(), 0.0);
+  const auto start = SteadyClock::now() - std::chrono::duration_cast<SteadyClock::duration>(
+                                              std::chrono::duration<double, std::micro>(sampled_us));
+  StoppingRule::Verdict verdict = sampling.samples.empty()
+                                      ? StoppingRule::Verdict::more
+                                      : options_.rule.judge(sampling.samples, seconds_since(start));
   while (verdict == StoppingRule::Verdict::more) {
     const std::size_t index = sampling.samples.size();
     if (const auto at = std::find(checked.begin(), checked.end(), static_cast<int>(index));
@@ -836,14 +857,25 @@ CaseOutcome CaseTimer::run_unguarded(const CaseRequest& request) {
   Sampling sampling;
   sampling.slow = warm_up_us >= kSlowLaunchUs;
   Failure failure;
-  // A slow case may take its checked sample alone: the warm-up's output is then the other launch
-  // on the same inputs that the checked one must match bit for bit.
-  if (sampling.slow) same_output(*test, sampling, failure);
+  if (!cuda() && warm_up_us >= kHostWarmUpSampleUs) {
+    // A host launch this long is timed by its warm-up as by a sample (the same clock, the poison
+    // before it): the warm-up is checked and is the first sample.
+    sampling.poisoned_us.push_back(warm_up_us);
+    if ((status = judge_checked_launch(*test, message, sampling, failure)) != KB_OK) {
+      return finish(status, sampling.failed_stage);
+    }
+    if (failure.status == KB_OK) sampling.samples.push_back(warm_up_us);
+  } else if (sampling.slow) {
+    // A slow case may take its checked sample alone: the warm-up's output is then the other
+    // launch on the same inputs that the checked one must match bit for bit.
+    same_output(*test, sampling, failure);
+  }
   const std::string range = std::string(plugin_.name) + " | " + describe(request);
   // Which samples are checked, and the verdict's inputs: from a secret of the case, not from its
   // public seed (secret_seed()).
   const std::uint64_t check_seed = secret_seed(request.seed);
-  if ((status = sample(*test, launch, range, check_seed, message, sampling, failure)) != KB_OK) {
+  if (failure.status == KB_OK &&
+      (status = sample(*test, launch, range, check_seed, message, sampling, failure)) != KB_OK) {
     return finish(status, sampling.failed_stage);
   }
   std::string note = sampling.note;

@@ -104,6 +104,10 @@ class CaseTimer {
   // beside it.
   kb_status checked_sample(CaseUnderTest& test, const LaunchOnce& launch, bool hold,
                            kb_message& message, Sampling& sampling, Failure& failure);
+  // The family's check of the launch just made on poisoned outputs, and its bits against the first
+  // checked launch's; a failure is noted in `failure`, an error returned.
+  kb_status judge_checked_launch(CaseUnderTest& test, kb_message& message, Sampling& sampling,
+                                 Failure& failure);
   // The last word: for a refereed case, inputs left as drawn by the timed launches, then fresh
   // inputs, a checked launch, inputs left as drawn again, and a launch on new inputs over an
   // unpoisoned output; for a self-refereed one, its own verify.
