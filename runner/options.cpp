@@ -33,6 +33,7 @@ constexpr double kMaxCaseSeconds = 7 * 24 * 3600.0;
 constexpr double kMaxSamplingSeconds = 24 * 3600.0;
 constexpr std::uint64_t kMaxMinSamples = 10'000'000;
 constexpr std::uint64_t kMaxDevice = 62;  // the lanes of a run: kMaxLanes less the host's
+constexpr std::uint64_t kMaxHostLanes = 16;  // each wants cores of its own
 
 
 // A number option must be a finite value in (low, high] (or [low, high] when `low_inclusive`).
@@ -458,6 +459,12 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
        "one explicit case 'PLUGIN DTYPE SHAPE [BLOCK [OP]]' instead of the sweep (repeatable)")
       ("split", po::bool_switch(&o.split),
        "with several --devices: run each case once, sharing the cases out, instead of on each")
+      ("host-lanes", po::value<std::string>()->notifier([&o](const std::string& text) {
+         o.host_lanes = static_cast<int>(count_option("--host-lanes", text, 1, kMaxHostLanes));
+       }),
+       "share the host plugins' cases out over N lanes side by side, each on cores of its own, as "
+       "--split does over devices (default 1: a serial host loop is timed beside one lane's host "
+       "work, not several)")
       ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
       ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
        "measure every case N times: N passes over the plan, each case in a fresh worker each "

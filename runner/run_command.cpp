@@ -87,8 +87,9 @@ void run_lane(SharedRun& run, int lane, CaseQueue& queue, std::optional<int> dev
   }
 }
 
-// Runs the plan's cases, one lane per device (and one for host plugins) side by side, each on
-// cores of its own; with --split the device lanes share one queue of the CUDA cases. A lane's fault
+// Runs the plan's cases, one lane per device (and one for host plugins, or --host-lanes sharing
+// their queue) side by side, each on cores of its own; with --split the device lanes share one
+// queue of the CUDA cases. A lane's fault
 // stops the run (SharedRun::internal_error) once the other lanes finish their case in flight.
 void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& done,
                std::size_t plugins) {
@@ -100,7 +101,7 @@ void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& don
   struct Lane {
     CaseQueue* queue;
     std::optional<int> device;  // with --split: the device this lane takes the queue's cases to
-    std::string name;           // "host", "device 0", for the time: line
+    std::string name;           // "host", "host 2", "device 0", for the time: line
   };
   std::vector<Lane> lanes;
   for (auto& [device, cases] : by_device) {
@@ -109,13 +110,18 @@ void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& don
       for (int d : devices) {
         lanes.push_back({queues.back().get(), d, "device " + std::to_string(d)});
       }
+    } else if (device < 0 && options.host_lanes > 1) {
+      for (int i = 1; i <= options.host_lanes; ++i) {
+        lanes.push_back({queues.back().get(), std::nullopt, "host " + std::to_string(i)});
+      }
     } else {
       lanes.push_back({queues.back().get(), std::nullopt,
                        device < 0 ? "host" : "device " + std::to_string(device)});
     }
   }
   if (lanes.size() > static_cast<std::size_t>(kMaxLanes)) {
-    throw InputError("at most " + std::to_string(kMaxLanes - 1) + " devices at once");
+    throw InputError("at most " + std::to_string(kMaxLanes) +
+                     " lanes at once (one per device, and --host-lanes)");
   }
 
   // Each lane keeps to cores of its own, and the workers' host work (inputs, references,

@@ -91,6 +91,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--resume"}, "--resume needs the --run-id"},
       {{"--devices", "x"}, "malformed device 'x'"},
       {{"--repetitions", "0"}, "--repetitions 0: must be a whole number from 1 to 1000"},
+      {{"--host-lanes", "0"}, "--host-lanes '0': must be a whole number from 1 to 16"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--family", "transpose", "--plugin", "transpose/cpu"};
@@ -277,6 +278,33 @@ TEST(RunCommand, RepetitionsAreWholePassesOverThePlanEachInAFreshWorker) {
   // One plugin, so one worker would serve every case; each repetition starts its own.
   EXPECT_NE(run.output.find("summed over the lanes: 3 worker starts"), std::string::npos)
       << run.output;
+}
+
+TEST(RunCommand, HostLanesShareTheHostCasesOutAndRunEachOnce) {
+  const std::vector<std::string> sweep = {"run",     "--plugin",   "transpose/cpu", "--plugin",
+                                          "reduce/cpu", "--sizes", "64,4096",       "--dtypes",
+                                          "int32",   "--max-time", "0.01"};
+  std::vector<std::string> shared = sweep;
+  shared.insert(shared.end(), {"--host-lanes", "3"});
+  const auto one = kbench(sweep);
+  const auto three = kbench(shared);
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  ASSERT_EQ(three.exit_code, 0) << three.output;
+  const auto cases = [](const kbtest::Run& run) {
+    std::multiset<std::string> keys;
+    for (const auto& row : run.rows) {
+      EXPECT_EQ(row.at("status"), "ok") << row.at("message");
+      keys.insert(row.at("plugin") + " " + row.at("op") + " " + row.at("shape"));
+    }
+    return keys;
+  };
+  EXPECT_EQ(cases(three), cases(one));
+  EXPECT_NE(three.output.find("on 3 lane(s)"), std::string::npos) << three.output;
+  // The time: line names each lane, slowest first.
+  for (const char* lane : {"host 1 ", "host 2 ", "host 3 "}) {
+    EXPECT_NE(three.output.find(lane), std::string::npos) << lane << "\n" << three.output;
+  }
+  EXPECT_EQ(one.output.find("; lanes:"), std::string::npos) << one.output;
 }
 
 // "repetition:shape" of every row of the file.
