@@ -34,7 +34,9 @@
 # `medians` (not in `all`; about six minutes on an H100): the earlier build of `against` and this
 # one, the default sweep's CUDA strategies only (host rows move 1.2-2x between runs of one build),
 # KBENCH_MEDIAN_RUNS runs each (default 3) in turns A B B A A B; scripts/compare-builds.py --pooled
-# then sets the builds' medians of their runs' medians side by side, beside each build's own spread.
+# then sets the builds' medians of their runs' medians side by side, beside each build's own spread;
+# last, where a strided transpose's time comes from: after other sizes in its worker, and alone on
+# the GPU against beside another process's context (scripts/probes/operand-placement.cu).
 # `abi` (not in `all`): a baseline build (KBENCH_BASELINE, default .device/v2) and this one back to
 # back: the goal presets, the transpose preset with --repetitions 3 and the default sweep, timed.
 # `cupti` (not in `all`; about 8 minutes on an H100, most of it three default sweeps): CUPTI's
@@ -447,6 +449,11 @@ print(*[r["median_us"] for r in csv.DictReader(open(sys.argv[1]))
     done
     echo "$line us (after: none, 2048, 4096, 8192x4096, 1024+4096+8192x4096)"
   done
+  # The same kernels alone on the GPU, beside another process's idle context (the referee's
+  # place), and on that process's allocations opened by IPC (the referee's operands).
+  echo "== scripts/probes/operand-placement.cu"
+  nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/kbench-placement scripts/probes/operand-placement.cu &&
+    /tmp/kbench-placement | tee "$out/placement-probe.txt"
 fi
 
 if [ "$mode" = against ]; then

@@ -1,13 +1,16 @@
-// Does where a transpose's operands lie change its time? The same kernels on four placements,
-// each the median of 200 launches timed by events, in two rounds:
-// own      : the timing process's own cudaMalloc(bytes)
+// Does where a transpose's operands lie, or another process's CUDA context on the same GPU, change
+// its time? The same kernels on five placements, each the median of 200 launches timed by events:
+// alone    : the timing process's own cudaMalloc(bytes), before any other process made a context
+//            on the GPU (the allocating process waits for it)
+// own      : the same, with the allocating process's context live beside it, as the referee's is
+//            beside a worker
 // own+off  : its own allocation of the referee's size (a large page before, a guard after), the
 //            operand at +2 MiB
 // ipc      : another process's cudaMalloc(bytes), opened by IPC
 // ipc+off  : another process's cudaMalloc(front+bytes+guard rounded), operand at +2 MiB, as the
 //            referee shares a device operand
-// Build and run on a GPU machine: nvcc -O3 -arch=sm_90 -o placement operand-placement.cu &&
-// ./placement
+// then the last four again in a second round. Build and run on a GPU machine:
+//   nvcc -O3 -arch=sm_90 -o placement operand-placement.cu && ./placement
 #include <cuda_runtime.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +60,7 @@ const Case kCases[] = {
     {"naive_row f64 2048^2 16x16", 8, 2048, 2048, 16, 16},
     {"naive_row f32 4096^2 32x8", 4, 4096, 4096, 32, 8},
     {"naive_row f64 8192x4096 32x8", 8, 8192, 4096, 32, 8},
+    {"naive_row f64 8192^2 32x8", 8, 8192, 8192, 32, 8},
     {"copy f32 2^24", -4, 1 << 24, 1, 256, 1},
 };
 
@@ -100,7 +104,23 @@ int main() {
   if (pipe(to_child) || pipe(to_parent)) return 1;
   const pid_t pid = fork();
   if (pid == 0) {
-    // The timing process: own allocations first, then the other process's.
+    close(to_child[1]);
+    close(to_parent[0]);
+    // The timing process: alone on the GPU first; then, beside the other process's context, its
+    // own allocations and the other process's.
+    double alone[sizeof kCases / sizeof kCases[0]];
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t bytes = bytes_of(kCases[i]);
+      void *in, *out;
+      CK(cudaMalloc(&in, bytes));
+      CK(cudaMalloc(&out, bytes));
+      CK(cudaMemset(in, 1, bytes));
+      alone[i] = time_case(kCases[i], in, out);
+      CK(cudaFree(in));
+      CK(cudaFree(out));
+    }
+    const char go = 1;
+    if (write(to_parent[1], &go, 1) != 1) return 2;
     for (int round = 0; round < 2; ++round)
       for (int i = 0; i < n; ++i) {
         const Case& c = kCases[i];
@@ -132,13 +152,20 @@ int main() {
           if (write(to_parent[1], &done, 1) != 1) return 2;
         }
         std::printf(
-            "%-30s own %8.2f  own+off %8.2f (%.3f)  ipc %8.2f (%.3f)  ipc+off %8.2f (%.3f) us\n",
-            c.name, own, own_off, own_off / own, ipc[0], ipc[0] / own, ipc[1], ipc[1] / own);
+            "%-30s alone %8.2f  own %8.2f (%.3f)  own+off %8.2f (%.3f)  ipc %8.2f (%.3f)  "
+            "ipc+off %8.2f (%.3f) us\n",
+            c.name, alone[i], own, own / alone[i], own_off, own_off / alone[i], ipc[0],
+            ipc[0] / alone[i], ipc[1], ipc[1] / alone[i]);
         std::fflush(stdout);
       }
     return 0;
   }
-  // The allocating process, as the referee does.
+  // The allocating process, as the referee does: its context is made once the other has timed
+  // alone. A timing process that ends early closes the pipes' last writers, and a read says so.
+  close(to_child[0]);
+  close(to_parent[1]);
+  char go;
+  if (read(to_parent[0], &go, 1) != 1) return 2;
   for (int round = 0; round < 2; ++round)
     for (int i = 0; i < n; ++i) {
       const std::uint64_t bytes = bytes_of(kCases[i]);
