@@ -460,11 +460,13 @@ bool parse_run_options(const std::vector<std::string>& args, RunOptions& o) {
       ("split", po::bool_switch(&o.split),
        "with several --devices: run each case once, sharing the cases out, instead of on each")
       ("host-lanes", po::value<std::string>()->notifier([&o](const std::string& text) {
-         o.host_lanes = static_cast<int>(count_option("--host-lanes", text, 1, kMaxHostLanes));
+         o.host_lanes =
+             text == "auto" ? 0
+                            : static_cast<int>(count_option("--host-lanes", text, 1, kMaxHostLanes));
        }),
        "share the host plugins' cases out over N lanes side by side, each on cores of its own, as "
-       "--split does over devices (default 1: a serial host loop is timed beside one lane's host "
-       "work, not several)")
+       "--split does over devices; `auto`: one per host plugin while every lane keeps 4 cores "
+       "(default 1: a serial host loop is timed beside one lane's host work, not several)")
       ("shard", po::value(&o.shard), "run only slice i of N of the planned cases: i/N, 0 <= i < N")
       ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
        "measure every case N times: N passes over the plan, each case in a fresh worker each "

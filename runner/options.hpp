@@ -40,7 +40,9 @@ struct RunOptions {
   double case_timeout_seconds = 300;
   std::string devices = "0";
   bool split = false;        // share the cases out over the devices instead of running each on all
-  int host_lanes = 1;        // lanes that share the host plugins' cases out, each on cores of its own
+  // Lanes that share the host plugins' cases out, each on cores of its own; 0 (`auto`): one per
+  // host plugin, as the cores allow.
+  int host_lanes = 1;
   std::string shard;         // "i/N": run only the i-th of N deterministic slices of the plan
   int repetitions = 1;       // passes over the plan, each case in a fresh worker each time
   bool no_hidden_shapes = false;  // with repetitions: no shape drawn near each asked one

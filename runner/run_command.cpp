@@ -87,6 +87,21 @@ void run_lane(SharedRun& run, int lane, CaseQueue& queue, std::optional<int> dev
   }
 }
 
+// The lanes the host cases are shared out over: --host-lanes N, or for `auto` one per host plugin
+// with cases to run while every lane of the run keeps kCoresPerAutoLane whole cores, at least one.
+constexpr int kCoresPerAutoLane = 4;
+int host_lane_count(int asked, const std::vector<PlannedCase>& host_cases, int device_lanes) {
+  if (asked > 0) return asked;
+  std::set<const PluginInfo*> plugins;
+  for (const auto& c : host_cases) {
+    if (!c.outcome) plugins.insert(c.plugin.get());
+  }
+  std::set<int> cores;
+  for (const CpuPlace& cpu : allowed_cpus()) cores.insert(cpu.core);
+  const int fit = static_cast<int>(cores.size()) / kCoresPerAutoLane - device_lanes;
+  return std::clamp(fit, 1, std::max(1, static_cast<int>(plugins.size())));
+}
+
 // Runs the plan's cases, one lane per device (and one for host plugins, or --host-lanes sharing
 // their queue) side by side, each on cores of its own; with --split the device lanes share one
 // queue of the CUDA cases. A lane's fault
@@ -104,14 +119,19 @@ void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& don
     std::string name;           // "host", "host 2", "device 0", for the time: line
   };
   std::vector<Lane> lanes;
+  const int device_lanes =
+      options.split ? static_cast<int>(devices.size())
+                    : static_cast<int>(by_device.size() - by_device.count(-1));
   for (auto& [device, cases] : by_device) {
+    const int host_lanes =
+        device < 0 ? host_lane_count(options.host_lanes, cases, device_lanes) : 0;
     queues.push_back(std::make_unique<CaseQueue>(std::move(cases)));
     if (options.split && device >= 0) {
       for (int d : devices) {
         lanes.push_back({queues.back().get(), d, "device " + std::to_string(d)});
       }
-    } else if (device < 0 && options.host_lanes > 1) {
-      for (int i = 1; i <= options.host_lanes; ++i) {
+    } else if (host_lanes > 1) {
+      for (int i = 1; i <= host_lanes; ++i) {
         lanes.push_back({queues.back().get(), std::nullopt, "host " + std::to_string(i)});
       }
     } else {

@@ -92,6 +92,7 @@ TEST(RunCommand, BadInputIsOneClearLineAndNoRow) {
       {{"--devices", "x"}, "malformed device 'x'"},
       {{"--repetitions", "0"}, "--repetitions 0: must be a whole number from 1 to 1000"},
       {{"--host-lanes", "0"}, "--host-lanes '0': must be a whole number from 1 to 16"},
+      {{"--host-lanes", "many"}, "--host-lanes 'many': must be a whole number from 1 to 16"},
   };
   for (const auto& c : cases) {
     std::vector<std::string> args = {"run", "--family", "transpose", "--plugin", "transpose/cpu"};
@@ -286,10 +287,16 @@ TEST(RunCommand, HostLanesShareTheHostCasesOutAndRunEachOnce) {
                                           "int32",   "--max-time", "0.01"};
   std::vector<std::string> shared = sweep;
   shared.insert(shared.end(), {"--host-lanes", "3"});
-  const auto one = kbench(sweep);
+  std::vector<std::string> single = sweep;
+  single.insert(single.end(), {"--host-lanes", "1"});
+  std::vector<std::string> automatic = sweep;
+  automatic.insert(automatic.end(), {"--host-lanes", "auto"});
+  const auto one = kbench(single);
   const auto three = kbench(shared);
+  const auto chosen = kbench(automatic);
   ASSERT_EQ(one.exit_code, 0) << one.output;
   ASSERT_EQ(three.exit_code, 0) << three.output;
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
   const auto cases = [](const kbtest::Run& run) {
     std::multiset<std::string> keys;
     for (const auto& row : run.rows) {
@@ -299,6 +306,13 @@ TEST(RunCommand, HostLanesShareTheHostCasesOutAndRunEachOnce) {
     return keys;
   };
   EXPECT_EQ(cases(three), cases(one));
+  EXPECT_EQ(cases(chosen), cases(one));
+  // `auto`: one lane per host plugin at most (two here), fewer where the cores are few.
+  std::smatch lanes;
+  ASSERT_TRUE(std::regex_search(chosen.output, lanes, std::regex(R"(on ([0-9]+) lane\(s\))")))
+      << chosen.output;
+  EXPECT_GE(std::stoi(lanes[1]), 1);
+  EXPECT_LE(std::stoi(lanes[1]), 2);
   EXPECT_NE(three.output.find("on 3 lane(s)"), std::string::npos) << three.output;
   // The time: line names each lane, slowest first.
   for (const char* lane : {"host 1 ", "host 2 ", "host 3 "}) {
