@@ -80,7 +80,7 @@ constexpr double kSlowLaunchUs = 5000;
 // A host launch of kHostWarmUpSampleUs or more is its own warm-up: what a first launch pays over
 // the next (its threads and caches woken after the referee's poison) is a few hundred microseconds
 // of it at most, so its warm-up is checked and kept as its first sample. The serial matmul of seed
-// 003 (6 s a launch on an H100's host) then takes three launches, not four.
+// 003 (5.3 s a launch on an H100's host) then takes three launches, not four.
 constexpr double kHostWarmUpSampleUs = 100'000;
 
 // What a launch on slightly changed inputs, timed as the samples were but alone, may take beside
