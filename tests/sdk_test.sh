@@ -35,8 +35,8 @@ grep -q "^referee: the transpose family's library (version .*$prefix/lib.*/trans
   --sizes 64,33x31 --dtypes int32 --max-time 0.02 --output "$work/r.csv" >/dev/null 2>&1
 test "$(grep -c ',transpose,transpose/mine,.*,ok,' "$work/r.csv")" -eq 2
 test "$(grep -c ',transpose,transpose/cpu,.*,ok,' "$work/r.csv")" -eq 2
-# The referee column (then cupti_us, cupti_kernels and counters, which hold no comma, a kernel file's three and the code, empty here for host plugins): the family's library judged both (version 3 strategies).
-test "$(grep -c ',transpose,transpose/.*,ok,.*,family,[^,]*,[^,]*,[^,]*,,,,$' "$work/r.csv")" -eq 4
+# The referee column (then cupti_us, cupti_kernels and counters, which hold no comma, a kernel file's three, the code and the kernels, empty here for host plugins): the family's library judged both (version 3 strategies).
+test "$(grep -c ',transpose,transpose/.*,ok,.*,family,[^,]*,[^,]*,[^,]*,,,,,$' "$work/r.csv")" -eq 4
 
 # Every scaffold the SDK ships builds, host and CUDA; each validates (with cases where a GPU is
 # present for the CUDA ones).

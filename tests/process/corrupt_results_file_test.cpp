@@ -98,7 +98,8 @@ TEST_F(CorruptResultsFile, AFileRefusedIsRefusedBeforeItsLastLineIsRepaired) {
     const char ch = static_cast<char>(state >> 16);
     if (ch != '\n') random_bytes += ch;
   }
-  const std::string older_header = valid.substr(0, valid.find(",code\n")) + "\n";
+  const std::string last_column = kb::kResultHeader.back();
+  const std::string older_header = valid.substr(0, valid.find("," + last_column + "\n")) + "\n";
   const std::string torn = line_of(valid, 2).substr(0, 40);
   const struct {
     std::string name, text, refusal;
@@ -108,9 +109,9 @@ TEST_F(CorruptResultsFile, AFileRefusedIsRefusedBeforeItsLastLineIsRepaired) {
       {"random.csv", random_bytes, "has a different header (column 1 is "},
       {"crlf.csv", crlf.substr(0, crlf.size() - 2), "has a different header (column " +
                                                         std::to_string(kb::kResultColumnCount) +
-                                                        " is 'code\\r'"},
-      {"older.csv", older_header + torn, "was written by an older kbench (it lacks column "
-                                         "code)"},
+                                                        " is '" + last_column + "\\r'"},
+      {"older.csv", older_header + torn,
+       "was written by an older kbench (it lacks column " + last_column + ")"},
       {"corrupt.csv", valid + "x,y,z\n" + torn, "is corrupt: line 4 has 3 cells"},
   };
   for (const auto& c : cases) {

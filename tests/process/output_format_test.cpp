@@ -87,14 +87,15 @@ TEST_F(OutputFormat, ResultsCsvHeaderAndRows) {
             "mean_us,stddev_us,noise,settled,timing,sample_launches,batch_us,host_us,gbps,gflops,"
             "peak,fraction_of_peak,max_rel_error,tolerance,bytes,flops,metrics,sm_clock_mhz,"
             "temperature_c,throttle,energy_j,power_w,gb_per_j,gflop_per_j,read_gbps,l2_gbps,"
-            "referee,cupti_us,cupti_kernels,counters,kernel_file,kernel_sha256,kernel_compiler,code");
+            "referee,cupti_us,cupti_kernels,counters,kernel_file,kernel_sha256,kernel_compiler,code,"
+            "kernels");
   EXPECT_EQ(lines[1],
             "*,golden,*,*,,,,,,,,,,,,host,testing,testing/good,1,int32,,10,-,,-,42,hot,0,ok,,*,*,"
-            "*,*,*,*,*,host,1,,,*,*,,,0,0,80,10,elements=10,,,,,,,,,,plugin,,,,,,,");
+            "*,*,*,*,*,host,1,,,*,*,,,0,0,80,10,elements=10,,,,,,,,,,plugin,,,,,,,,");
   EXPECT_EQ(lines[2],
             "*,golden,*,*,,,,,,,,,,,,host,testing,testing/good,1,float32,,10,-,,,42,hot,0,"
             "unsupported,data type float32 not supported (plugin supports int32),,,,,,,,,,,,,,,,,,"
-            ",,,,,,,,,,,,plugin,,,,,,,");
+            ",,,,,,,,,,,,plugin,,,,,,,,");
 }
 
 TEST_F(OutputFormat, SamplesCsvOneLinePerSample) {

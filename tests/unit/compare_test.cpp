@@ -44,6 +44,36 @@ TEST(Compare, TwoGpusGiveSpeedupsAgainstTheFirstAndAGeometricMean) {
   EXPECT_DOUBLE_EQ(*comparison.per_plugin[0].geomean[1], 1.0);
 }
 
+// A library that picked another kernel on the second GPU: the case is named with both kernels,
+// and a case whose rows name no kernels (a file from before the column) or the same ones is not.
+TEST(Compare, ACaseThatRanOtherKernelsIsNamedWithBoth) {
+  const Case h100 = on("NVIDIA H100", "GPU-1"), h200 = on("NVIDIA H200", "GPU-2");
+  ResultCells small_h100 = make_row(with(h100, "1024", "100")),
+              small_h200 = make_row(with(h200, "1024", "50")),
+              large_h100 = make_row(with(h100, "2048", "400")),
+              large_h200 = make_row(with(h200, "2048", "300"));
+  small_h100.kernels = "sm90_xmma_gemm_128x128 [cuBLAS] x1";
+  small_h200.kernels = "sm90_xmma_gemm_256x128 [cuBLAS] x1";
+  large_h100.kernels = large_h200.kernels = "sm90_xmma_gemm_256x128 [cuBLAS] x1";
+  const auto comparison = compare(records_of({small_h100, small_h200, large_h100, large_h200,
+                                              make_row(with(h100, "4096", "900")),
+                                              make_row(with(h200, "4096", "800"))}),
+                                  {CompareBy::gpu, Metric::time, ""});
+  ASSERT_EQ(comparison.kernels_changed.size(), 1u);
+  const KernelsDifference& d = comparison.kernels_changed.front();
+  EXPECT_EQ(d.case_text.find("1024") != std::string::npos, true) << d.case_text;
+  EXPECT_EQ(d.column, "NVIDIA H200");
+  EXPECT_EQ(d.kernels, small_h200.kernels);
+  EXPECT_EQ(d.against_column, "NVIDIA H100");
+  EXPECT_EQ(d.against, small_h100.kernels);
+  const std::string text = comparison_markdown(comparison);
+  EXPECT_NE(text.find("Other kernels ran"), std::string::npos) << text;
+  EXPECT_NE(text.find("sm90_xmma_gemm_256x128 [cuBLAS] x1 on NVIDIA H200, "
+                      "sm90_xmma_gemm_128x128 [cuBLAS] x1 on NVIDIA H100"),
+            std::string::npos)
+      << text;
+}
+
 // A host plugin's rows ran on no card: its column is there all the same, beside the GPU plugins,
 // with no card to count.
 TEST(Compare, AHostPluginHasItsColumnBesideTheGpuPlugins) {

@@ -8,11 +8,15 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace kb {
 namespace {
 
-// A matmul case of 2^40 flops over 2^27 bytes, 1 ms: 1.1 PFLOP/s.
-ResultCells matmul_row(const DeviceInfo& device, const std::string& code) {
+// A matmul case of 2^40 flops over 2^27 bytes, 1 ms: 1.1 PFLOP/s; `cupti` as the fourth clock saw
+// it, where given.
+ResultCells matmul_row(const DeviceInfo& device, const std::string& code,
+                       std::optional<CuptiFigures> cupti = std::nullopt) {
   auto plugin = std::make_shared<PluginInfo>();
   plugin->name = "matmul/tensor";
   plugin->family = "matmul";
@@ -28,6 +32,7 @@ ResultCells matmul_row(const DeviceInfo& device, const std::string& code) {
   outcome.samples = SampleSummary{20, 1000, 999, 1000, 1, 0.001, true};
   outcome.bytes = 134217728;
   outcome.flops = 1099511627776;
+  outcome.cupti = std::move(cupti);
   MeasuredBandwidth measured;
   measured.copy_gbps = 6000;
   return build_row({"r", "h", "hot"}, c, &device, measured, outcome);
@@ -44,11 +49,23 @@ DeviceInfo device_of(int major, int minor, int sms, double clock_mhz) {
   return d;
 }
 
-TEST(RowDevice, TheCodeThatRanIsTheRowsLastColumnAndReadsBack) {
+TEST(RowDevice, TheCodeThatRanIsWrittenInItsColumnAndReadsBack) {
   const ResultCells row = matmul_row(device_of(10, 0, 148, 1980), "ptx-jit compute_90 (ptx 9.0)");
   EXPECT_EQ(row.code, "ptx-jit compute_90 (ptx 9.0)");
-  EXPECT_EQ(cells_in_order(row).back(), "ptx-jit compute_90 (ptx 9.0)");
+  EXPECT_EQ(cells_in_order(row)[column_of("code")], "ptx-jit compute_90 (ptx 9.0)");
   EXPECT_EQ(record_of(row).code, "ptx-jit compute_90 (ptx 9.0)");
+}
+
+TEST(RowDevice, TheKernelsALaunchRanAreTheRowsLastColumnAndReadBack) {
+  CuptiFigures cupti;
+  cupti.us = 900;
+  cupti.operations = 2;
+  cupti.kernels = "gemm_tile<float, 128> x1; cutlass::Kernel2<sm90_xmma> [cuBLAS] x1";
+  const ResultCells row = matmul_row(device_of(9, 0, 132, 1980), "sm_90", cupti);
+  EXPECT_EQ(row.kernels, cupti.kernels);
+  EXPECT_EQ(cells_in_order(row).back(), cupti.kernels);
+  EXPECT_EQ(record_of(row).kernels, cupti.kernels);
+  EXPECT_EQ(matmul_row(device_of(9, 0, 132, 1980), "sm_90").kernels, "");
 }
 
 TEST(RowDevice, AKnownGenerationHoldsTheCaseToItsMathsPeak) {

@@ -297,6 +297,32 @@ std::vector<CodeDifference> code_differences(const PivotTable& table, bool ladde
   return differences;
 }
 
+std::vector<KernelsDifference> kernels_differences(const PivotTable& table, bool ladder,
+                                                   RowsView rows) {
+  std::vector<KernelsDifference> differences;
+  const std::size_t plugin_at = key_index(table, "plugin");
+  for (const PivotRow& row : table.rows) {
+    std::string case_text;
+    for (std::size_t k = 0; k < row.key.size(); ++k) {
+      if (k == plugin_at || row.key[k].empty()) continue;
+      case_text += (case_text.empty() ? "" : " ") + row.key[k];
+    }
+    for (std::size_t c = ladder ? 1 : 0; c < table.columns.size(); ++c) {
+      if (!ladder && c == table.baseline) continue;
+      const std::size_t against = ladder ? c - 1 : table.baseline;
+      const PivotCell& mine = row.cells[c];
+      const PivotCell& theirs = row.cells[against];
+      if (mine.state != PivotCell::State::ok || theirs.state != PivotCell::State::ok) continue;
+      const std::string kernels = rows[*mine.source].kernels.str();
+      const std::string other = rows[*theirs.source].kernels.str();
+      if (kernels.empty() || other.empty() || kernels == other) continue;
+      differences.push_back({row.key[plugin_at], case_text, table.columns[c], kernels,
+                             table.columns[against], other});
+    }
+  }
+  return differences;
+}
+
 }  // namespace
 
 Comparison compare(RowsView all_rows, const CompareRequest& request) {
@@ -464,6 +490,10 @@ Comparison compare(RowsView all_rows, const CompareRequest& request) {
       }
     }
     comparison.built_differently = code_differences(table, request.ladder, codes_of_plugin);
+  }
+  if (request.by != CompareBy::plugin) {
+    comparison.kernels_changed =
+        kernels_differences(comparison.tables.front(), request.ladder, all_rows);
   }
   // With one column there is nothing to summarize: every plugin would read "baseline".
   if (request.by != CompareBy::plugin && comparison.tables.front().columns.size() > 1) {

@@ -99,6 +99,15 @@ struct CodeDifference {
   bool jit_on_one_side = false;          // else: different compilers
 };
 
+// A case whose launch ran other kernels in a column than in the column its speed-up is against
+// (the `kernels` column, per CUPTI): a library that chose another kernel, a strategy that changed
+// what it runs. Only where both rows name their kernels.
+struct KernelsDifference {
+  std::string plugin, case_text;       // "transpose/fast", "float32 8192x8192"
+  std::string column, kernels;         // the column and what its row ran
+  std::string against_column, against;  // the baseline (or the column to its left) and its row's
+};
+
 struct Comparison {
   CompareBy by = CompareBy::gpu;
   Metric metric = Metric::time;
@@ -114,6 +123,9 @@ struct Comparison {
   // --by gpu or device, where rows say which code ran: each column's, and where it differs.
   std::vector<ColumnCode> codes;
   std::vector<CodeDifference> built_differently;
+  // --by run, gpu or device: the cases whose kernels changed between a column and the one it is
+  // held against.
+  std::vector<KernelsDifference> kernels_changed;
 };
 
 // Throws InputError for an unknown or ambiguous baseline, naming it and the known columns. Every

@@ -123,6 +123,7 @@ ResultCells build_row(const RunContext& run, const PlannedCase& c, const DeviceI
   if (const auto& cupti = outcome.cupti) {
     row.cupti_us = significant_text(cupti->us);
     row.cupti_kernels = significant_text(cupti->operations, 4);
+    row.kernels = cupti->kernels;
   }
   row.counters = outcome.counters;
 

@@ -155,6 +155,26 @@ std::string codes_markdown(const Comparison& comparison) {
   return text;
 }
 
+// At most this many cases are named; the rest are counted.
+constexpr std::size_t kKernelsListed = 20;
+
+std::string kernels_changed_markdown(const std::vector<KernelsDifference>& changed) {
+  if (changed.empty()) return "";
+  std::string text =
+      "\nOther kernels ran (`kernels` column, per CUPTI): these speed-ups weigh what each launch "
+      "ran as well as how fast.\n\n";
+  for (std::size_t i = 0; i < changed.size() && i < kKernelsListed; ++i) {
+    const KernelsDifference& d = changed[i];
+    text += "- " + markdown_cell(d.plugin + " " + d.case_text + ": " + d.kernels + " on " +
+                                 d.column + ", " + d.against + " on " + d.against_column) +
+            "\n";
+  }
+  if (changed.size() > kKernelsListed) {
+    text += "- and " + std::to_string(changed.size() - kKernelsListed) + " more\n";
+  }
+  return text;
+}
+
 std::string comparison_markdown(const Comparison& comparison) {
   const std::string against = comparison.ladder
                                   ? std::string("the ") + dimension(comparison.by) + " to its left"
@@ -196,6 +216,7 @@ std::string comparison_markdown(const Comparison& comparison) {
   }
   text += kernel_files_markdown(comparison.kernel_files);
   text += codes_markdown(comparison);
+  text += kernels_changed_markdown(comparison.kernels_changed);
   return text;
 }
 

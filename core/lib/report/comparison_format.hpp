@@ -21,6 +21,9 @@ std::string codes_markdown(const Comparison& comparison);
 // One line per such plugin: "transpose/fast ran ptx-jit compute_90 (ptx 9.0) on NVIDIA B200 and
 // sm_90 (cuda 13.0) on NVIDIA H100 (JIT-compiled from PTX on one side)".
 std::string code_difference_text(const CodeDifference& difference);
+// A paragraph naming the cases whose launches ran other kernels than the rows they are held
+// against, each with both, at most 20 of them; "" when none did.
+std::string kernels_changed_markdown(const std::vector<KernelsDifference>& changed);
 std::string comparison_csv(const Comparison& comparison);
 
 // "2685", "127.9", "7.936": four significant digits without an exponent.

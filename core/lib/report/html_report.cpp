@@ -67,6 +67,7 @@ json points_json(const std::map<std::string, RowsView>& families,
         text["timestamp_utc"].push_back(source.timestamp_utc);
         text["throttle"].push_back(source.throttle);
         text["counters"].push_back(source.counters);
+        text["kernels"].push_back(source.kernels);
         numbers["median_us"].push_back(source.median_us);
         numbers["cupti_us"].push_back(source.cupti_us);
         numbers["sm_clock_mhz"].push_back(source.sm_clock_mhz);

@@ -33,7 +33,7 @@ namespace kb {
   X(energy_j, number) X(power_w, number) X(gb_per_j, number) X(gflop_per_j, number)               \
   X(read_gbps, written) X(l2_gbps, written) X(referee, text) X(cupti_us, number)                  \
   X(cupti_kernels, number) X(counters, text) X(kernel_file, text) X(kernel_sha256, text)          \
-  X(kernel_compiler, text) X(code, text)
+  X(kernel_compiler, text) X(code, text) X(kernels, text)
 
 // A results row as the file holds it: each column's text, unescaped, by name ("" for a cell the
 // row leaves empty).

@@ -56,6 +56,9 @@ struct ResultRecord {
   // ("label=value;...", device/counters.hpp).
   OptionalNumber cupti_us, cupti_kernels;
   Text counters;
+  // The kernels one launch ran, by name, per CUPTI: "transpose_tile<float> x1; cub::...
+  // [CUB] x1" (a vendor library's kernel says so); empty without the fourth clock.
+  Text kernels;
 
   bool ok() const { return status == CaseStatus::ok; }
   // The status as its row names it.

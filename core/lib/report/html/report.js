@@ -216,7 +216,8 @@
           ["SM clock", P.sm_clock_mhz[i] != null ? fmt(P.sm_clock_mhz[i]) + " MHz" + (P.temperature_c[i] != null ? `, ${fmt(P.temperature_c[i])} °C` : "") : null],
           ["throttle", P.throttle[i] ? esc(P.throttle[i]) : null],
           ["energy", P.energy_j[i] != null ? fmt(P.energy_j[i]) + " J per launch" + (P.power_w[i] != null ? ` at ${fmt(P.power_w[i])} W` : "") : null],
-          ["counters", P.counters[i] ? esc(P.counters[i].split(";").join(" · ")) : null]];
+          ["counters", P.counters[i] ? esc(P.counters[i].split(";").join(" · ")) : null],
+          ["kernels", P.kernels[i] ? esc(P.kernels[i].split("; ").join(" · ")) : null]];
         let text = `<b>${esc(P.plugin[i])}</b> ${esc(caseText(P.dtype[i], P.op[i], P.shape[i]))} on ${esc(P.model[i])}` + tipTable(rows);
         if (others && others.length > 1) {
           text += `<div class="note">${others.length} blocks: ` + others.slice().sort((a, b) => (better(P.value[a], P.value[b]) ? -1 : 1))
