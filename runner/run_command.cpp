@@ -90,22 +90,23 @@ void run_lane(SharedRun& run, int lane, CaseQueue& queue, std::optional<int> dev
 // The lanes the host cases are shared out over: --host-lanes N, or for `auto` one per host plugin
 // with cases to run while every lane of the run keeps kCoresPerAutoLane whole cores, at least one.
 constexpr int kCoresPerAutoLane = 4;
-int host_lane_count(int asked, const std::vector<PlannedCase>& host_cases, int device_lanes) {
+int host_lane_count(int asked, const std::vector<PlannedCase>& host_cases, int device_lanes,
+                    const std::vector<CpuPlace>& cpus) {
   if (asked > 0) return asked;
   std::set<const PluginInfo*> plugins;
   for (const auto& c : host_cases) {
     if (!c.outcome) plugins.insert(c.plugin.get());
   }
   std::set<int> cores;
-  for (const CpuPlace& cpu : allowed_cpus()) cores.insert(cpu.core);
+  for (const CpuPlace& cpu : cpus) cores.insert(cpu.core);
   const int fit = static_cast<int>(cores.size()) / kCoresPerAutoLane - device_lanes;
   return std::clamp(fit, 1, std::max(1, static_cast<int>(plugins.size())));
 }
 
 // Runs the plan's cases, one lane per device (and one for host plugins, or --host-lanes sharing
 // their queue) side by side, each on cores of its own; with --split the device lanes share one
-// queue of the CUDA cases. A lane's fault
-// stops the run (SharedRun::internal_error) once the other lanes finish their case in flight.
+// queue of the CUDA cases. A lane's fault stops the run (SharedRun::internal_error) once the other
+// lanes finish their case in flight.
 void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& done,
                std::size_t plugins) {
   const RunOptions& options = shared.options;
@@ -119,12 +120,13 @@ void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& don
     std::string name;           // "host", "host 2", "device 0", for the time: line
   };
   std::vector<Lane> lanes;
+  const std::vector<CpuPlace> cpus = allowed_cpus();
   const int device_lanes =
       options.split ? static_cast<int>(devices.size())
                     : static_cast<int>(by_device.size() - by_device.count(-1));
   for (auto& [device, cases] : by_device) {
     const int host_lanes =
-        device < 0 ? host_lane_count(options.host_lanes, cases, device_lanes) : 0;
+        device < 0 ? host_lane_count(options.host_lanes, cases, device_lanes, cpus) : 0;
     queues.push_back(std::make_unique<CaseQueue>(std::move(cases)));
     if (options.split && device >= 0) {
       for (int d : devices) {
@@ -148,7 +150,7 @@ void run_lanes(SharedRun& shared, const Plan& plan, const std::set<CaseKey>& don
   // verification) runs on as many threads as a lane has cores. A KBENCH_HOST_THREADS of the
   // user's own stands.
   const std::vector<std::vector<int>> cores =
-      lane_cpus(allowed_cpus(), static_cast<int>(lanes.size()));
+      lane_cpus(cpus, static_cast<int>(lanes.size()));
   const std::size_t threads_per_lane = cores.empty() ? 1 : std::max<std::size_t>(1, cores.back().size());
   setenv("KBENCH_HOST_THREADS", std::to_string(threads_per_lane).c_str(), /*overwrite=*/0);
 

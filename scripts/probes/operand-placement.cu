@@ -98,6 +98,22 @@ std::uint64_t bytes_of(const Case& c) {
   return std::uint64_t(c.rows) * c.cols * (c.elem < 0 ? -c.elem : c.elem);
 }
 
+// The case on fresh allocations of the timing process's own: of its bytes, or of the referee's
+// size with the operand at +2 MiB (`as_referee`).
+double time_on_own(const Case& c, bool as_referee) {
+  const std::uint64_t bytes = bytes_of(c);
+  const std::uint64_t total = as_referee ? padded(bytes) : bytes;
+  const std::uint64_t at = as_referee ? kPage : 0;
+  char *in, *out;
+  CK(cudaMalloc((void**)&in, total));
+  CK(cudaMalloc((void**)&out, total));
+  CK(cudaMemset(in, 1, total));
+  const double us = time_case(c, in + at, out + at);
+  CK(cudaFree(in));
+  CK(cudaFree(out));
+  return us;
+}
+
 int main() {
   const int n = sizeof kCases / sizeof kCases[0];
   int to_child[2], to_parent[2];
@@ -109,35 +125,14 @@ int main() {
     // The timing process: alone on the GPU first; then, beside the other process's context, its
     // own allocations and the other process's.
     double alone[sizeof kCases / sizeof kCases[0]];
-    for (int i = 0; i < n; ++i) {
-      const std::uint64_t bytes = bytes_of(kCases[i]);
-      void *in, *out;
-      CK(cudaMalloc(&in, bytes));
-      CK(cudaMalloc(&out, bytes));
-      CK(cudaMemset(in, 1, bytes));
-      alone[i] = time_case(kCases[i], in, out);
-      CK(cudaFree(in));
-      CK(cudaFree(out));
-    }
+    for (int i = 0; i < n; ++i) alone[i] = time_on_own(kCases[i], false);
     const char go = 1;
     if (write(to_parent[1], &go, 1) != 1) return 2;
     for (int round = 0; round < 2; ++round)
       for (int i = 0; i < n; ++i) {
         const Case& c = kCases[i];
-        const std::uint64_t bytes = bytes_of(c);
-        void *in, *out;
-        CK(cudaMalloc(&in, bytes));
-        CK(cudaMalloc(&out, bytes));
-        CK(cudaMemset(in, 1, bytes));
-        const double own = time_case(c, in, out);
-        CK(cudaFree(in));
-        CK(cudaFree(out));
-        char *pin, *pout;
-        CK(cudaMalloc((void**)&pin, padded(bytes)));
-        CK(cudaMalloc((void**)&pout, padded(bytes)));
-        const double own_off = time_case(c, pin + kPage, pout + kPage);
-        CK(cudaFree(pin));
-        CK(cudaFree(pout));
+        const double own = time_on_own(c, false);
+        const double own_off = time_on_own(c, true);
         double ipc[2];
         for (int off = 0; off < 2; ++off) {
           cudaIpcMemHandle_t h[2];

@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <string_view>
 #include <thread>
 
@@ -382,19 +381,21 @@ kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
   }
   std::vector<double> held_host_us;
   std::vector<int> checked = options_.profile ? std::vector<int>{} : checked_indices(seed);
-  // A launch the warm-up found slow: its first sample is the checked one (and counts as a
-  // sample), so no launch is spent on checking alone.
-  if (sampling.slow && !checked.empty()) checked = {0};
   // A long host launch's warm-up was its checked first sample: nothing is left to check, and the
-  // stopping rule counts its time.
-  if (!sampling.samples.empty()) checked.clear();
+  // stopping rule counts its time. Another launch the warm-up found slow: its first sample is the
+  // checked one (and counts as a sample), so no launch is spent on checking alone.
+  if (!sampling.samples.empty()) {
+    checked.clear();
+  } else if (sampling.slow && !checked.empty()) {
+    checked = {0};
+  }
+  const double warm_up_s = sampling.samples.empty() ? 0 : sampling.samples.front() * 1e-6;
   int void_in_a_row = 0;
-  const double sampled_us = std::accumulate(sampling.samples.begin(), sampling.samples.end(), 0.0);
-  const auto start = SteadyClock::now() - std::chrono::duration_cast<SteadyClock::duration>(
-                                              std::chrono::duration<double, std::micro>(sampled_us));
-  StoppingRule::Verdict verdict = sampling.samples.empty()
-                                      ? StoppingRule::Verdict::more
-                                      : options_.rule.judge(sampling.samples, seconds_since(start));
+  const auto start = SteadyClock::now();
+  const auto judged = [&] {
+    return options_.rule.judge(sampling.samples, warm_up_s + seconds_since(start));
+  };
+  StoppingRule::Verdict verdict = sampling.samples.empty() ? StoppingRule::Verdict::more : judged();
   while (verdict == StoppingRule::Verdict::more) {
     const std::size_t index = sampling.samples.size();
     if (const auto at = std::find(checked.begin(), checked.end(), static_cast<int>(index));
@@ -460,7 +461,7 @@ kb_status CaseTimer::sample(CaseUnderTest& test, const LaunchOnce& launch,
     read_clock();
     test.between_samples();
     verdict = options_.profile ? StoppingRule::Verdict::out_of_time
-                               : options_.rule.judge(sampling.samples, seconds_since(start));
+                               : judged();
   }
   sampling.settled = verdict == StoppingRule::Verdict::settled;
   // The last sample's launch against the first checked one: the same inputs, the same bits.
